@@ -1,5 +1,6 @@
-"""softmax in oneDNN's arithmetic (`gluonlite/ops/onednn_softmax.py`: MXNet 1.9.1's numbers
-bit for bit) against numpy's exp and division, the rule before, on the shapes models meet.
+"""softmax and log_softmax in oneDNN's arithmetic (`gluonlite/ops/onednn_softmax.py`: MXNet
+1.9.1's numbers bit for bit) against numpy's exp and division (and log), the rule before, on
+the shapes models meet.
 
     PYTHONPATH=. python benchmarks/onednn_softmax.py [--rounds 9] [--scale 1]
 
@@ -9,7 +10,7 @@ arithmetic at every size (``exact``); and as shipped, oneDNN's arithmetic up to
 
 - Operator rows: `nd.softmax` over the last axis, forward alone and forward with the
   gradient (autograd), on a batch of logits and on BERT-base's attention scores at batch
-  1 and 32 (12 heads, sequence 128).
+  1 and 32 (12 heads, sequence 128); `nd.log_softmax` on the batch of logits.
 - A model row: BERT-base's encoder (`_bench_models.py`'s ``bert_base``) hybridized, one
   inference call at batch 1, to show the share a model pays.
 
@@ -70,13 +71,15 @@ def _shape(shape, scale):
     return (max(1, round(shape[0] * scale)),) + shape[1:]
 
 
-def _softmax_call(x, head, grad):
+def _softmax_call(x, head, grad, op="softmax"):
+    f = getattr(mx.nd, op)
+
     def call():
         if not grad:
-            mx.nd.softmax(x).wait_to_read()
+            f(x).wait_to_read()
             return
         with mx.autograd.record():
-            y = mx.nd.softmax(x)
+            y = f(x)
         y.backward(head)
         x.grad.wait_to_read()
     return call
@@ -115,11 +118,13 @@ def main(argv=None):
         x = mx.nd.array(rng.standard_normal(shape).astype(np.float32) * 3)
         head = mx.nd.array(rng.standard_normal(shape).astype(np.float32))
         x.attach_grad()
-        for grad in (False, True):
-            res = _time(_softmax_call(x, head, grad), a.rounds)
-            what = "forward and gradient" if grad else "forward"
-            print("| " + " | ".join([f"softmax {what}, {label} {shape}"] + _cells(res))
-                  + " |", flush=True)
+        # log_softmax on the logits alone (a loss, a beam search step); attention is softmax
+        for op in ("softmax", "log_softmax") if label == CASES[0][0] else ("softmax",):
+            for grad in (False, True):
+                res = _time(_softmax_call(x, head, grad, op), a.rounds)
+                what = "forward and gradient" if grad else "forward"
+                print("| " + " | ".join([f"{op} {what}, {label} {shape}"] + _cells(res))
+                      + " |", flush=True)
     res = _time(_bert_call(a.scale), a.rounds)
     print("| " + " | ".join(["BERT-base encoder inference, batch 1, hybridized"]
                             + _cells(res)) + " |")

@@ -17,9 +17,9 @@ def _length_mask(p, xp, x, length):
 
 
 # MXNet 1.9.1's CPU build runs float32 softmax and log_softmax over the last axis (of 1 to 4
-# axes, no temperature, no length) through oneDNN. softmax and its gradient there take
+# axes, no temperature, no length) through oneDNN. Both and their gradients there take
 # oneDNN's arithmetic to the bit (`onednn_softmax`, up to `EXACT_ENTRIES` entries: its
-# `applies`); log_softmax keeps numpy's exp and log.
+# `applies`).
 # oneDNN treats a row holding NaN or +inf its own way: the row maximum skips NaN (and starts
 # at -FLT_MAX), a NaN in the sum makes log(sum) log(FLT_MAX), and softmax is
 # exp(x - max - log(sum)), so such a row gives NaN at its NaN and +inf entries and 0
@@ -68,18 +68,22 @@ def _softmax_fwd(p, rc, x, log, length=None, fast=False, onednn=True):
         odd = ~xp.isfinite(top[..., 0]) & ~xp.isneginf(top[..., 0])  # rows with NaN or +inf
         if odd.any():
             y = _plain_softmax(xp, z, top, p.axis, log, None)
-            if not log and onednn_softmax.applies(z.size):
+            if onednn_softmax.applies(z.size):
                 fine = ~odd
-                y[fine] = onednn_softmax.softmax(z[fine])
+                y[fine] = _onednn_kernel(log)(z[fine])
             y[odd] = _onednn_rows(xp, z[odd], log)
             return y.astype(p.dtype or x.dtype, copy=False)
-    if onednn and not log and onednn_softmax.applies(z.size):
-        return onednn_softmax.softmax(z)
+    if onednn and onednn_softmax.applies(z.size):
+        return _onednn_kernel(log)(z)
     if fast and length is None and softmax_fast.usable(xp, p.axis, z):
         y = softmax_fast.forward(z, top, log)
     else:
         y = _plain_softmax(xp, z, top, p.axis, log, mask if length is not None else None)
     return y.astype(p.dtype or x.dtype, copy=False)
+
+
+def _onednn_kernel(log):
+    return onednn_softmax.log_softmax if log else onednn_softmax.softmax
 
 
 def _plain_softmax(xp, z, top, axis, log, mask):
@@ -114,6 +118,8 @@ def _softmax_vjp(p, rc, xs, ys, gys, need):
 
 def _log_softmax_vjp(p, rc, xs, ys, gys, need):
     y, g = ys[0], gys[0]
+    if _onednn_grad(p, rc, xs):
+        return (onednn_softmax.log_softmax_grad(y, g),)
     t = p.temperature or 1.0
     gx = (g - rc.xp.exp(y) * g.sum(axis=p.axis, keepdims=True)) / t
     return (gx.astype(xs[0].dtype, copy=False),)
@@ -139,7 +145,7 @@ def _softmax_fast_vjp(p, rc, xs, ys, gys, need):
 
 def _log_softmax_fast_vjp(p, rc, xs, ys, gys, need):
     y, g = ys[0], gys[0]
-    if not softmax_fast.usable(rc.xp, p.axis, y, g):
+    if _onednn_grad(p, rc, xs) or not softmax_fast.usable(rc.xp, p.axis, y, g):
         return _log_softmax_vjp(p, rc, xs, ys, gys, need)
     gx = softmax_fast.log_softmax_grad(y, g, p.temperature or 1.0)
     return (gx.astype(xs[0].dtype, copy=False),)

@@ -1,12 +1,12 @@
-"""softmax as MXNet 1.9.1's CPU build computes it: through oneDNN 2.4's AVX-512 kernel, to
-the last bit.
+"""softmax and log_softmax as MXNet 1.9.1's CPU build computes them: through oneDNN 2.4's
+AVX-512 kernel, to the last bit.
 
-MXNet hands a float32 softmax over the last axis of a 1- to 4-axis array (no temperature, no
-length) to oneDNN, and so does SoftmaxOutput in inference. That kernel does not compute the
-correctly rounded exp and divide: its numbers differ from numpy's in the last bit on most
-entries (a quarter to two thirds of them equal on rows of 2 to 1000). gluonlite's softmax
-takes its arithmetic for calls of up to `EXACT_ENTRIES` entries (`applies` says why not
-beyond). These are its steps:
+MXNet hands a float32 softmax or log_softmax over the last axis of a 1- to 4-axis array (no
+temperature, no length) to oneDNN, and so does SoftmaxOutput in inference. That kernel does
+not compute the correctly rounded exp, divide and log: its numbers differ from numpy's in
+the last bit on most entries (a quarter to two thirds of them equal on rows of 2 to 1000; a
+tenth of log_softmax's). gluonlite's softmax and log_softmax take its arithmetic for calls
+of up to `EXACT_ENTRIES` entries (`applies` says why not beyond). These are its steps:
 
 - **exp** (`exp`): ``x = 2^n * e^r`` with ``n = floor(x * log2(e) + 1/2)`` in float32 and
   ``r = x - n * ln 2`` in one fused multiply-add, then ``e^r`` by a degree-5 polynomial
@@ -16,6 +16,12 @@ beyond). These are its steps:
   order, then the lanes folded in halves (``j`` with ``j + 8``, then ``j + 4``, ``+2``, ``+1``).
 - **normalization**: each entry times ``1 / sum``, the reciprocal rounded first.
 - **gradient** (`softmax_grad`): ``y * (g - s)`` with ``s`` the lane-ordered sum of ``g * y``.
+- **log_softmax** (`log_softmax`): ``(x - max) - log(sum)``, the sum of the same exp in
+  the same order, its log oneDNN's (`log`): ``x = 2^e m``, ``r`` a multiple of 1/32 near
+  ``1/m`` from a table indexed by m's top five mantissa bits, ``log(x) = e ln2 - log(r) +
+  log1p(m r - 1)``, log1p by a degree-5 polynomial in fused multiply-adds, and the two
+  parts added with one correction; its gradient (`log_softmax_grad`) ``g - exp(y) * s``
+  in one fused multiply-add, ``s`` the lane-ordered sum of ``g``.
 
 A float32 fused multiply-add is computed in float64 (`fma32`): the product of two float32
 values is exact there, and so is the sum in this polynomial except when its argument is
@@ -33,10 +39,12 @@ Example::
     onednn_softmax.softmax(np.array([[1.0, 2.0, 3.0]], np.float32))
     # array([[0.09003057, 0.24472848, 0.6652409 ]], dtype=float32)
 """
+import math
+
 import numpy as np
 
-__all__ = ["applies", "exp", "fma32", "row_sums", "softmax", "softmax_grad", "LANES", "BLOCK",
-           "ENABLED", "EXACT_ENTRIES"]
+__all__ = ["applies", "exp", "log", "fma32", "row_sums", "softmax", "softmax_grad",
+           "log_softmax", "log_softmax_grad", "LANES", "BLOCK", "ENABLED", "EXACT_ENTRIES"]
 
 ENABLED = True        # False: numpy's exp and division (benchmarks switch it to measure)
 EXACT_ENTRIES = 1 << 16  # the largest softmax (entries) `applies` to; None: no limit
@@ -79,6 +87,15 @@ def _f32(bits):
 _LOG2E, _LN2 = _f32(0x3fb8aa3b), _f32(0x3f317218)
 _HI, _LO = _f32(0x42b17218), _f32(0xc2aeac50)
 _POLY = tuple(_f32(b) for b in (0x3f7ffffb, 0x3efffee3, 0x3e2aad40, 0x3d2b9d0d, 0x3c07cfce))
+# oneDNN 2.4's log constants: r, a multiple of 1/32 near 1/m picked by m's top five mantissa
+# bits (as r * 32), -log(r) with the exponent's bias folded in (rounded to float32), and
+# log1p's polynomial coefficients of z^2 .. z^5 (z's is 1)
+_LOG_R32 = (32, 31, 30, 29, 28, 27, 27, 26, 25, 25, 24, 24, 23, 23, 22, 22,
+            42, 42, 40, 40, 40, 38, 38, 36, 36, 36, 36, 34, 34, 34, 32, 32)
+_LOG_R = (np.array(_LOG_R32, np.float64) / 32).astype(np.float32)
+_LOG_OFFSET = np.array([-math.log(k / 32) - 127 * math.log(2) for k in _LOG_R32]).astype(
+    np.float32)
+_LOG_POLY = tuple(_f32(b) for b in (0xbf000000, 0x3eaaaaab, 0xbe8004ab, 0x3e4cc8a3))
 _SMALL_R = 0.0625   # below it a multiply-add's float64 sum can be inexact (module docstring)
 _BELOW_F32 = np.uint64((1 << 29) - 1)   # a float64's bits that a float32 rounds away
 _HALFWAY = np.uint64(1 << 28)           # ... when it lies halfway between two float32
@@ -114,8 +131,11 @@ def fma32(a, b, c):
     out = np.add(prod, c, dtype=np.float64)
     shape = out.shape
     prod, cs = np.broadcast_to(prod, shape).ravel(), np.broadcast_to(c, shape).ravel()
-    rounded = out.astype(np.float32).ravel()
-    _fix_halfway(rounded, prod, cs, np.arange(rounded.size))
+    with np.errstate(over="ignore"):   # beyond float32's range: inf, as the CPU's
+        rounded = out.astype(np.float32).ravel()
+    # only a float64 sum that fell halfway between two float32 values can round wrong
+    tie = (out.reshape(-1).view(np.uint64) & _BELOW_F32) == _HALFWAY
+    _fix_halfway(rounded, prod, cs, np.flatnonzero(tie))
     return rounded.reshape(shape)
 
 
@@ -149,7 +169,10 @@ def _exp_into(x, out, work):
     of `_scratch(x.size)`."""
     m = x.size
     t, n, power, r64, prod = (w[:m] for w in work)
-    np.clip(x, _LO, _HI, out=t)
+    # the kernel clamps with min then max, whose NaN operand gives the bound: NaN is
+    # taken as log(FLT_MAX)
+    np.fmin(x, _HI, out=t)
+    np.maximum(t, _LO, out=t)
     np.multiply(t, _LOG2E, out=n)
     n += np.float32(0.5)
     np.floor(n, out=n)
@@ -188,7 +211,8 @@ def _scratch(m):
 
 
 def exp(x):
-    """oneDNN 2.4's exp of finite float32 entries (its softmax kernel's), bit for bit.
+    """oneDNN 2.4's exp of float32 entries (its softmax kernel's), bit for bit (NaN is taken
+    as log(FLT_MAX), as the kernel's clamp takes it).
 
     Args:
         x: float32 array, any shape, finite.
@@ -208,6 +232,45 @@ def exp(x):
     for s in range(0, x.size, BLOCK):
         _exp_into(flat[s:s + BLOCK], out[s:s + BLOCK], work)
     return out.reshape(x.shape)
+
+
+def log(x):
+    """oneDNN 2.4's log of positive float32 entries (its log_softmax kernel's, applied to the
+    row sums), bit for bit; 0 gives -inf and a negative entry NaN.
+
+    Args:
+        x: float32 array, any shape.
+
+    Returns:
+        array: a new float32 array of x's shape.
+
+    Example::
+
+        from gluonlite.ops import onednn_softmax
+        onednn_softmax.log(np.array([1.0, 10.0], np.float32))   # array([0., 2.3025851], ...)
+    """
+    shape = np.shape(x)
+    x = np.asarray(x, dtype=np.float32).reshape(-1)
+    bits = x.view(np.uint32)
+    t = (bits >> np.uint32(18)) & np.uint32(31)
+    # m's top half moves down an octave (its exponent up one), so m r - 1 stays small
+    up = t >> np.uint32(4)
+    e = ((bits >> np.uint32(23)) + up).astype(np.float32)   # biased: _LOG_OFFSET holds it
+    m = ((bits & np.uint32(0x7fffff)) | ((np.uint32(127) ^ up) << np.uint32(23))).view(
+        np.float32)
+    z = fma32(_LOG_R[t], m, np.float32(-1))
+    p = np.full(x.size, _LOG_POLY[3], np.float32)
+    for c in (_LOG_POLY[2], _LOG_POLY[1], _LOG_POLY[0], np.float32(1)):
+        p = fma32(p, z, c)
+    p *= z
+    whole = fma32(e, _LN2, _LOG_OFFSET[t])
+    # the two parts added, then the sum corrected once by what the addition lost
+    hi = p + whole
+    out = hi + ((hi - whole) - p)
+    with np.errstate(invalid="ignore"):
+        out[x == 0] = -np.inf
+        out[x < 0] = np.nan
+    return out.reshape(shape)
 
 
 def row_sums(a):
@@ -309,4 +372,74 @@ def softmax_grad(y, g):
         np.multiply(gb, yb, out=dest)
         np.subtract(gb, row_sums(dest), out=dest)
         dest *= yb
+    return out.reshape(y.shape)
+
+
+def log_softmax(z):
+    """log_softmax over the last axis of finite float32 `z` as oneDNN 2.4 computes it:
+    ``(z - max) - log(sum)``, the sum oneDNN's exp of ``z - max`` in its lane order, the log
+    its own (`log`).
+
+    Args:
+        z: float32 array (..., n), n >= 1.
+
+    Returns:
+        array: a new float32 array of z's shape.
+
+    Example::
+
+        from gluonlite.ops import onednn_softmax
+        onednn_softmax.log_softmax(np.zeros((1, 4), np.float32))   # [[-1.3862944] * 4]
+    """
+    z = np.ascontiguousarray(z, dtype=np.float32)
+    if z.size == 0:
+        return z.copy()
+    n = z.shape[-1]
+    rows = z.reshape(-1, n)
+    out = np.empty_like(rows)
+    step, blocks = _row_blocks(rows.shape[0], n)
+    work = _scratch(step * n)
+    exps = np.empty(step * n, np.float32)
+    for s, e in blocks:
+        block, dest = rows[s:e], out[s:e]
+        np.subtract(block, np.maximum(block.max(axis=1, keepdims=True),
+                                      np.finfo(np.float32).min), out=dest)
+        ex = exps[:(e - s) * n].reshape(e - s, n)
+        _exp_into(dest.ravel(), ex.ravel(), work)
+        dest -= log(row_sums(ex))
+    return out.reshape(z.shape)
+
+
+def log_softmax_grad(y, g):
+    """The gradient of log_softmax over the last axis as oneDNN 2.4's backward kernel
+    computes it: ``g - exp(y) * s`` in one fused multiply-add, s the lane-ordered row sums
+    of g and exp oneDNN's (`exp`).
+
+    Args:
+        y: log_softmax's float32 output (..., n).
+        g: the float32 gradient of y, of y's shape.
+
+    Returns:
+        array: a new float32 array of y's shape.
+
+    Example::
+
+        from gluonlite.ops import onednn_softmax
+        y = np.full((1, 4), np.log(0.25), np.float32)
+        onednn_softmax.log_softmax_grad(y, np.eye(4, dtype=np.float32)[:1])[0, 0]   # 0.75
+    """
+    if y.size == 0:
+        return np.zeros(y.shape, np.float32)
+    n = y.shape[-1]
+    y2 = np.ascontiguousarray(y, dtype=np.float32).reshape(-1, n)
+    g2 = np.ascontiguousarray(g, dtype=np.float32).reshape(-1, n)
+    out = np.empty_like(y2)
+    step, blocks = _row_blocks(y2.shape[0], n)
+    work = _scratch(step * n)
+    exps = np.empty(step * n, np.float32)
+    for s, e in blocks:
+        ex = exps[:(e - s) * n].reshape(e - s, n)
+        _exp_into(y2[s:e].ravel(), ex.ravel(), work)
+        np.negative(ex, out=ex)
+        out[s:e] = fma32(ex, row_sums(g2[s:e]), g2[s:e])
     return out.reshape(y.shape)

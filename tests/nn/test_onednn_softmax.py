@@ -1,9 +1,10 @@
-"""softmax as MXNet 1.9.1's CPU build computes it (gluonlite/ops/onednn_softmax.py): oneDNN's
-exp, its sixteen-lane row sums, the product by the rounded reciprocal and its backward kernel,
-bit for bit against MXNet-made numbers (fixtures/make_onednn_softmax.py), imperatively and
-through a static-alloc plan; SoftmaxOutput through oneDNN in inference and through mshadow's
-kernel in training; the float32 fused multiply-add under it against exact arithmetic; and
-the gradient against finite differences."""
+"""softmax and log_softmax as MXNet 1.9.1's CPU build computes them
+(gluonlite/ops/onednn_softmax.py): oneDNN's exp and log, its sixteen-lane row sums, the
+product by the rounded reciprocal and the backward kernels, bit for bit against MXNet-made
+numbers (fixtures/make_onednn_softmax.py), imperatively and through a static-alloc plan;
+SoftmaxOutput through oneDNN in inference and through mshadow's kernel in training; the
+float32 fused multiply-add under it against exact arithmetic; and the gradients against
+finite differences."""
 import importlib.util
 import os
 from fractions import Fraction
@@ -27,7 +28,7 @@ def _equal(got, want):
     return (got == want) | (np.isnan(got) & np.isnan(want))
 
 
-@pytest.mark.parametrize("part", ["exp", "softmax"])
+@pytest.mark.parametrize("part", ["exp", "softmax", "log_softmax"])
 def test_softmax_is_mxnets_bit_for_bit(part):
     got = getattr(make_onednn_softmax, part)(mx)
     assert got
@@ -44,6 +45,26 @@ def test_numpy_exp_and_division_differ_from_mxnet_where_onednn_is_matched():
     assert _equal(onednn_softmax.softmax(x), _REF["y_24x16"]).all()
 
 
+def test_log_is_onednns_not_the_correctly_rounded_one():
+    # read off log_softmax of n zeros: its first entry is -log(n) in oneDNN's arithmetic
+    n = make_onednn_softmax.LOG_SUMS.astype(np.float32)
+    got = onednn_softmax.log(n)
+    np.testing.assert_array_equal(-got, _REF["log_n"])
+    exact = np.log(n.astype(np.float64))
+    assert (got != exact.astype(np.float32)).mean() > 0.5   # what the module is for
+    np.testing.assert_allclose(got, exact, rtol=1e-6, atol=2e-6)   # log(1) is -1.4e-6
+    assert onednn_softmax.log(np.float32(0)) == -np.inf
+    assert np.isnan(onednn_softmax.log(np.array([-1.0], np.float32))).all()
+
+
+def test_log_softmax_differs_from_numpys_where_onednn_is_matched():
+    x, _ = make_onednn_softmax._rows(3, (24, 16))
+    z = x - x.max(axis=1, keepdims=True)
+    plain = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    assert _equal(plain, _REF["ly_24x16"]).mean() < 0.5
+    np.testing.assert_array_equal(onednn_softmax.log_softmax(x), _REF["ly_24x16"])
+
+
 def test_softmax_output_inference_is_mxnets_and_training_is_mshadows():
     got = make_onednn_softmax.softmax_output(mx)
     for key, value in got.items():
@@ -57,10 +78,11 @@ def test_softmax_output_inference_is_mxnets_and_training_is_mshadows():
             np.testing.assert_array_max_ulp(value, want, maxulp=1)
 
 
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
 @pytest.mark.parametrize("shape", [(24, 17), (3, 5, 40), (2, 3, 8, 24)])
-def test_static_alloc_plan_gives_the_imperative_bits(shape):
+def test_static_alloc_plan_gives_the_imperative_bits(shape, op):
     x, head = make_onednn_softmax._rows(7, shape)
-    net = gluon.nn.HybridLambda(lambda F, a: F.softmax(a))
+    net = gluon.nn.HybridLambda(lambda F, a: getattr(F, op)(a))
     results = []
     for hybrid in (False, True):
         if hybrid:
@@ -77,18 +99,19 @@ def test_static_alloc_plan_gives_the_imperative_bits(shape):
         np.testing.assert_array_equal(g, results[0][1])
 
 
-def test_gradient_matches_finite_differences():
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_gradient_matches_finite_differences(op):
     rng = np.random.default_rng(2)
     x = rng.standard_normal((3, 20)).astype(np.float32)
     w = rng.standard_normal((3, 20)).astype(np.float32)
     a = nd.array(x)
     a.attach_grad()
     with autograd.record():
-        y = nd.softmax(a)
+        y = getattr(nd, op)(a)
     y.backward(nd.array(w))
 
     def f(v):
-        return float((nd.softmax(nd.array(v)).asnumpy().astype(np.float64) * w).sum())
+        return float((getattr(nd, op)(nd.array(v)).asnumpy().astype(np.float64) * w).sum())
 
     eps, num = 1e-2, np.zeros(x.shape)
     for i in np.ndindex(x.shape):
@@ -107,6 +130,10 @@ def test_rows_with_infinities_and_nan_keep_onednns_special_cases():
     assert np.isnan(y[1]).all()                        # 0 * (1 / 0), as the kernel gives
     assert np.isnan(y[2, 1]) and (y[2, [0, 2]] == 0).all()
     np.testing.assert_array_equal(y[3], onednn_softmax.softmax(x[3:])[0])
+    with np.errstate(all="ignore"):
+        ly = nd.log_softmax(nd.array(x)).asnumpy()
+    assert ly[0, 1] == -np.inf and np.isnan(ly[1]).all() and np.isnan(ly[2, 1])
+    np.testing.assert_array_equal(ly[3], onednn_softmax.log_softmax(x[3:])[0])
 
 
 def test_other_calls_keep_mxnets_own_kernel():
@@ -202,6 +229,7 @@ def test_zero_size_data_gives_empty_outputs_and_gradients(shape):
 
     for hybrid in (False, True):
         assert run(hybrid) == (shape, shape)
-    assert onednn_softmax.softmax(np.zeros(shape, np.float32)).shape == shape
-    assert onednn_softmax.softmax_grad(np.zeros(shape, np.float32),
-                                       np.zeros(shape, np.float32)).shape == shape
+    for f in (onednn_softmax.softmax, onednn_softmax.log_softmax):
+        assert f(np.zeros(shape, np.float32)).shape == shape
+    for f in (onednn_softmax.softmax_grad, onednn_softmax.log_softmax_grad):
+        assert f(np.zeros(shape, np.float32), np.zeros(shape, np.float32)).shape == shape
