@@ -126,7 +126,7 @@ def test_without_the_c_library_the_correctly_rounded_value(name, monkeypatch):
         libm32._checked.cache_clear()
 
 
-def test_exp_and_log_are_mxnets_bit_for_bit():
+def test_exp_log_and_rsqrt_are_mxnets_bit_for_bit():
     got = make_libm32.unary(mx)
     assert got
     for key, value in got.items():
