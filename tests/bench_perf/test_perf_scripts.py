@@ -568,7 +568,8 @@ def test_sparse_embedding_tiny_prints_its_four_variants():
 def test_onednn_softmax_baseline_is_numpys_exp_and_division_and_every_row_prints(bench_module):
     """benchmarks/onednn_softmax.py's baseline is numpy's exp and division, bit for bit, its
     "exact" variant oneDNN's arithmetic beyond EXACT_ENTRIES, and it swaps back; its table
-    has a forward and a gradient row per case and the model row."""
+    has a forward and a gradient row per case (log_softmax's too on the batch of logits) and
+    the model row."""
     import numpy as np
     from gluonlite import nd
     from gluonlite.ops import onednn_softmax
@@ -587,7 +588,9 @@ def test_onednn_softmax_baseline_is_numpys_exp_and_division_and_every_row_prints
     proc = _run("onednn_softmax.py", "--rounds", "1", "--scale", "0.01")
     assert proc.returncode == 0, proc.stderr
     rows = _table_rows(proc.stdout)
-    assert len(rows) == 1 + 2 * len(mod.CASES) + 1
+    # a forward and a gradient row per case, log_softmax's two on the first, the model row
+    assert len(rows) == 1 + 2 * (len(mod.CASES) + 1) + 1
+    assert sum("log_softmax" in r for r in rows) == 2
 
 
 def test_libm32_variants_are_the_rounded_value_and_numpys_and_every_row_prints(bench_module):
