@@ -367,17 +367,18 @@ def _tanh_grad_out(xp, x, y, g, out=None):
     return t
 
 
-def _numpy_sigmoid(x, out):
-    return sigmoid_into(np, x, out)
+def _sigmoid(xp, x, out):
+    """MXNet's kernel: ``1.0f / (1.0f + expf(-x))`` in float32 with the C library's expf
+    (`libm32`), for numpy float32 and float16 data; `sigmoid_into` otherwise."""
+    if xp is np and x.dtype in (np.float32, np.float16):
+        e = libm32.expf(-x.astype(np.float32))
+        e += np.float32(1)
+        out[...] = np.divide(np.float32(1), e, out=e)
+        return out
+    return sigmoid_into(xp, x, out)
 
 
-def _expit_for(xp):
-    """`sigmoid_into` for numpy arrays, called as a ufunc (expit or the exp form by size),
-    else None."""
-    return _numpy_sigmoid if xp is np and _expit is not None else None
-
-
-_unary("sigmoid", _Forward(lambda xp, x, out: sigmoid_into(xp, x, out), _expit_for),
+_unary("sigmoid", _Forward(_sigmoid, lambda xp: None),
        lambda xp, x, y, g: g * (y * (1 - y)), "y", grad_out=_sigmoid_grad_out,
        doc="Elementwise logistic sigmoid 1/(1+exp(-x)).",
        expr=lambda xp, x: 1 / (1 + xp.exp(-x)))
@@ -465,9 +466,17 @@ def act_relu(xp, x, out=None):
     return (xp.fmax if x.dtype == np.float32 else xp.maximum)(x, 0, out=out)
 
 
+# Activation's sigmoid keeps numpy's fast kernel, apart from the `sigmoid` operator (the C
+# library's expf, as MXNet's elementwise kernel): MXNet runs Activation through oneDNN's own
+# approximation, which neither gives, and recurrent cells' loops pay for every pass of it.
+_ACT_KERNELS = {"sigmoid": sigmoid_into}
+
+
 def _activation_into(p, rc, outs, x):
     if p.act_type == "relu":
         act_relu(rc.xp, x, out=outs[0])
+    elif p.act_type in _ACT_KERNELS and x.dtype.kind == "f":
+        _ACT_KERNELS[p.act_type](rc.xp, x, outs[0])
     else:
         _act(p).fast.into(p, rc, outs, x)
 
@@ -481,6 +490,8 @@ def _activation(p, rc, x):
     float32 NaN is 0 here (MXNet's Activation), while `relu` keeps NaN (MXNet's relu)."""
     if p.act_type == "relu":
         return act_relu(rc.xp, x)
+    if p.act_type in _ACT_KERNELS and x.dtype.kind == "f":
+        return _ACT_KERNELS[p.act_type](rc.xp, x, rc.xp.empty_like(x))
     return _act(p).kernel(p, rc, x)
 
 
