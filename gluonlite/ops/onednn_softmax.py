@@ -324,6 +324,13 @@ def softmax(z):
         from gluonlite.ops import onednn_softmax
         onednn_softmax.softmax(np.zeros((1, 4), np.float32))   # [[0.25, 0.25, 0.25, 0.25]]
     """
+    return _forward(z, take_log=False)
+
+
+def _forward(z, take_log):
+    """softmax (or log_softmax) over the last axis of float32 `z`, a block of rows at a time:
+    each row less its maximum, its exp, the lane-ordered sum; then the product by the
+    reciprocal (or the difference with the log)."""
     z = np.ascontiguousarray(z, dtype=np.float32)
     if z.size == 0:
         return z.copy()
@@ -332,15 +339,20 @@ def softmax(z):
     out = np.empty_like(rows)
     step, blocks = _row_blocks(rows.shape[0], n)
     work = _scratch(step * n)
-    shifted = np.empty(step * n, np.float32)
+    spare = np.empty(step * n, np.float32)
     for s, e in blocks:
         block, dest = rows[s:e], out[s:e]
-        d = shifted[:(e - s) * n].reshape(e - s, n)
+        other = spare[:(e - s) * n].reshape(e - s, n)
+        # softmax exponentiates into its output, log_softmax keeps the shifted rows there
+        shifted, exps = (dest, other) if take_log else (other, dest)
         # the maximum starts at -FLT_MAX, as the kernel's does
         np.subtract(block, np.maximum(block.max(axis=1, keepdims=True),
-                                      np.finfo(np.float32).min), out=d)
-        _exp_into(d.ravel(), dest.ravel(), work)
-        dest *= np.float32(1) / row_sums(dest)
+                                      np.finfo(np.float32).min), out=shifted)
+        _exp_into(shifted.ravel(), exps.ravel(), work)
+        if take_log:
+            dest -= log(row_sums(exps))
+        else:
+            dest *= np.float32(1) / row_sums(exps)
     return out.reshape(z.shape)
 
 
@@ -391,23 +403,7 @@ def log_softmax(z):
         from gluonlite.ops import onednn_softmax
         onednn_softmax.log_softmax(np.zeros((1, 4), np.float32))   # [[-1.3862944] * 4]
     """
-    z = np.ascontiguousarray(z, dtype=np.float32)
-    if z.size == 0:
-        return z.copy()
-    n = z.shape[-1]
-    rows = z.reshape(-1, n)
-    out = np.empty_like(rows)
-    step, blocks = _row_blocks(rows.shape[0], n)
-    work = _scratch(step * n)
-    exps = np.empty(step * n, np.float32)
-    for s, e in blocks:
-        block, dest = rows[s:e], out[s:e]
-        np.subtract(block, np.maximum(block.max(axis=1, keepdims=True),
-                                      np.finfo(np.float32).min), out=dest)
-        ex = exps[:(e - s) * n].reshape(e - s, n)
-        _exp_into(dest.ravel(), ex.ravel(), work)
-        dest -= log(row_sums(ex))
-    return out.reshape(z.shape)
+    return _forward(z, take_log=True)
 
 
 def log_softmax_grad(y, g):
