@@ -247,13 +247,16 @@ _unary("degrees", _times(_DEG), lambda xp, x, y, g: g * _DEG,
        doc="Elementwise radians to degrees (x * 57.29578, MXNet's float32 factor).")
 _unary("radians", _times(_RAD), lambda xp, x, y, g: g * _RAD,
        doc="Elementwise degrees to radians (x * 0.017453292, MXNet's float32 factor).")
+_rsqrt_rounded_once = _through_float64(lambda xp, x: 1 / xp.sqrt(x))
+
+
 def _rsqrt(xp, x, out):
     """1 / sqrt(x): on numpy float32 in two float32 roundings, MXNet's ``1.0f / sqrtf(x)``
     (the value rounded once through float64 differs on a quarter of the entries)."""
     if xp is np and x.dtype == np.float32:
         np.sqrt(x, out=out)
         return np.divide(np.float32(1), out, out=out)
-    return _through_float64(lambda xp, x: 1 / xp.sqrt(x))(xp, x, out)
+    return _rsqrt_rounded_once(xp, x, out)
 
 
 _unary("rsqrt", _rsqrt,
@@ -466,17 +469,19 @@ def act_relu(xp, x, out=None):
     return (xp.fmax if x.dtype == np.float32 else xp.maximum)(x, 0, out=out)
 
 
-# Activation's sigmoid keeps numpy's fast kernel, apart from the `sigmoid` operator (the C
-# library's expf, as MXNet's elementwise kernel): MXNet runs Activation through oneDNN's own
-# approximation, which neither gives, and recurrent cells' loops pay for every pass of it.
-_ACT_KERNELS = {"sigmoid": sigmoid_into}
+# Activation's sigmoid keeps numpy's fast kernel (`sigmoid_into`), apart from the `sigmoid`
+# operator (the C library's expf, as MXNet's elementwise kernel): MXNet runs Activation
+# through oneDNN's own approximation, which neither gives, and recurrent cells' loops pay for
+# every pass of it.
+def _fast_sigmoid(p, x):
+    return p.act_type == "sigmoid" and x.dtype.kind == "f"
 
 
 def _activation_into(p, rc, outs, x):
     if p.act_type == "relu":
         act_relu(rc.xp, x, out=outs[0])
-    elif p.act_type in _ACT_KERNELS and x.dtype.kind == "f":
-        _ACT_KERNELS[p.act_type](rc.xp, x, outs[0])
+    elif _fast_sigmoid(p, x):
+        sigmoid_into(rc.xp, x, outs[0])
     else:
         _act(p).fast.into(p, rc, outs, x)
 
@@ -490,8 +495,8 @@ def _activation(p, rc, x):
     float32 NaN is 0 here (MXNet's Activation), while `relu` keeps NaN (MXNet's relu)."""
     if p.act_type == "relu":
         return act_relu(rc.xp, x)
-    if p.act_type in _ACT_KERNELS and x.dtype.kind == "f":
-        return _ACT_KERNELS[p.act_type](rc.xp, x, rc.xp.empty_like(x))
+    if _fast_sigmoid(p, x):
+        return sigmoid_into(rc.xp, x, rc.xp.empty_like(x))
     return _act(p).kernel(p, rc, x)
 
 
