@@ -8,7 +8,7 @@ import numpy as np
 
 from ..base import MXNetTypeError
 from . import attrs as A
-from . import gelu_fast, libm32, mxnet_samplers, normal_cdf
+from . import gelu_fast, libm32, mxnet_samplers, normal_cdf, onednn_eltwise
 from .fast import Fast
 from .registry import ShapeError, ShapeRule, get, register
 from .relu_fast import max_zero
@@ -477,17 +477,33 @@ def _fast_sigmoid(p, x):
     return p.act_type == "sigmoid" and x.dtype.kind == "f"
 
 
+# MXNet's CPU build runs a float32 Activation of 1 to 5 axes through oneDNN; its softrelu
+# there is oneDNN's own arithmetic, which `onednn_eltwise` gives to the bit (sigmoid and
+# tanh stay numpy's: see above)
+def _onednn_softrelu(p, xp, x):
+    return (p.act_type == "softrelu" and xp is np and x.dtype == np.float32
+            and 1 <= x.ndim <= 5)
+
+
 def _activation_into(p, rc, outs, x):
     if p.act_type == "relu":
         act_relu(rc.xp, x, out=outs[0])
     elif _fast_sigmoid(p, x):
         sigmoid_into(rc.xp, x, outs[0])
+    elif _onednn_softrelu(p, rc.xp, x):
+        outs[0][...] = onednn_eltwise.soft_relu(x)
     else:
         _act(p).fast.into(p, rc, outs, x)
 
 
+def _activation_vjp(p, rc, xs, ys, gys, need):
+    if _onednn_softrelu(p, rc.xp, xs[0]):
+        return (onednn_eltwise.soft_relu_grad(xs[0], gys[0]),)
+    return _act(p).vjp(p, rc, xs, ys, gys, need)
+
+
 @register("Activation", shape=same_shape("Activation"), attrs={"act_type": A.Enum(*_ACT_TYPES)},
-          vjp=lambda p, rc, xs, ys, gys, need: _act(p).vjp(p, rc, xs, ys, gys, need),
+          vjp=_activation_vjp,
           fast=Fast(into=_activation_into, saves=lambda p: _act(p).fast.saves,
                     elementwise=lambda p: (_act(p).fast.elementwise or (lambda q: None))(p)))
 def _activation(p, rc, x):
@@ -497,6 +513,8 @@ def _activation(p, rc, x):
         return act_relu(rc.xp, x)
     if _fast_sigmoid(p, x):
         return sigmoid_into(rc.xp, x, rc.xp.empty_like(x))
+    if _onednn_softrelu(p, rc.xp, x):
+        return onednn_eltwise.soft_relu(x)
     return _act(p).kernel(p, rc, x)
 
 

@@ -165,6 +165,7 @@ COVERED = [
     "gluonlite.ops.mxnet_rng",
     "gluonlite.ops.mxnet_samplers",
     "gluonlite.ops.onednn_softmax",
+    "gluonlite.ops.onednn_eltwise",
     "gluonlite.ops.libm32",
     "gluonlite.ops.fused",
     "gluonlite.ops.image",
