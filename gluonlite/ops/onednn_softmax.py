@@ -373,6 +373,16 @@ def softmax_grad(y, g):
         y = np.full((1, 4), 0.25, np.float32)
         onednn_softmax.softmax_grad(y, np.eye(4, dtype=np.float32)[:1])[0, 0]   # 0.1875
     """
+    def block(yb, gb, dest):
+        np.multiply(gb, yb, out=dest)
+        np.subtract(gb, row_sums(dest), out=dest)
+        dest *= yb
+    return _backward(y, g, block)
+
+
+def _backward(y, g, block):
+    """A new float32 array of y's shape, written by ``block(y_rows, g_rows, out_rows)`` a
+    block of rows (..., n) at a time."""
     if y.size == 0:
         return np.zeros(y.shape, np.float32)
     n = y.shape[-1]
@@ -380,10 +390,7 @@ def softmax_grad(y, g):
     g2 = np.ascontiguousarray(g, dtype=np.float32).reshape(-1, n)
     out = np.empty_like(y2)
     for s, e in _row_blocks(y2.shape[0], n)[1]:
-        yb, gb, dest = y2[s:e], g2[s:e], out[s:e]
-        np.multiply(gb, yb, out=dest)
-        np.subtract(gb, row_sums(dest), out=dest)
-        dest *= yb
+        block(y2[s:e], g2[s:e], out[s:e])
     return out.reshape(y.shape)
 
 
@@ -424,18 +431,8 @@ def log_softmax_grad(y, g):
         y = np.full((1, 4), np.log(0.25), np.float32)
         onednn_softmax.log_softmax_grad(y, np.eye(4, dtype=np.float32)[:1])[0, 0]   # 0.75
     """
-    if y.size == 0:
-        return np.zeros(y.shape, np.float32)
-    n = y.shape[-1]
-    y2 = np.ascontiguousarray(y, dtype=np.float32).reshape(-1, n)
-    g2 = np.ascontiguousarray(g, dtype=np.float32).reshape(-1, n)
-    out = np.empty_like(y2)
-    step, blocks = _row_blocks(y2.shape[0], n)
-    work = _scratch(step * n)
-    exps = np.empty(step * n, np.float32)
-    for s, e in blocks:
-        ex = exps[:(e - s) * n].reshape(e - s, n)
-        _exp_into(y2[s:e].ravel(), ex.ravel(), work)
-        np.negative(ex, out=ex)
-        out[s:e] = fma32(ex, row_sums(g2[s:e]), g2[s:e])
-    return out.reshape(y.shape)
+    def block(yb, gb, dest):
+        minus_exp = exp(yb)
+        np.negative(minus_exp, out=minus_exp)
+        dest[...] = fma32(minus_exp, row_sums(gb), gb)
+    return _backward(y, g, block)
