@@ -3,8 +3,6 @@
 bit for bit against MXNet-made numbers (fixtures/make_onednn_eltwise.py), imperatively and
 through a static-alloc plan; the gradient against finite differences; other dtypes keep
 the plain log(1 + exp(x))."""
-import importlib.util
-import os
 
 import numpy as np
 import pytest
@@ -13,12 +11,10 @@ import gluonlite as mx
 from gluonlite import autograd, gluon, nd
 from gluonlite.ops import onednn_eltwise
 
-_FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
-_spec = importlib.util.spec_from_file_location("make_onednn_eltwise",
-                                               os.path.join(_FIX, "make_onednn_eltwise.py"))
-make_onednn_eltwise = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(make_onednn_eltwise)
-_REF = np.load(os.path.join(_FIX, "onednn_eltwise_mxnet.npz"))
+from fixture_makers import maker, reference
+
+make_onednn_eltwise = maker("make_onednn_eltwise")
+_REF = reference("onednn_eltwise_mxnet.npz")
 
 
 def _equal(got, want):
@@ -72,11 +68,7 @@ def test_gradient_matches_finite_differences():
         out = nd.Activation(nd.array(v), act_type="softrelu").asnumpy()
         return float((out.astype(np.float64) * w).sum())
 
-    eps, num = 1e-2, np.zeros(x.shape)
-    for i in np.ndindex(x.shape):
-        d = np.zeros_like(x)
-        d[i] = eps
-        num[i] = (f(x + d) - f(x - d)) / (2 * eps)
+    num, = mx.test_utils.finite_difference(f, [x.copy()], eps=1e-2)
     np.testing.assert_allclose(a.grad.asnumpy(), num, rtol=2e-2, atol=2e-3)
 
 

@@ -5,8 +5,6 @@ numbers (fixtures/make_onednn_softmax.py), imperatively and through a static-all
 SoftmaxOutput through oneDNN in inference and through mshadow's kernel in training; the
 float32 fused multiply-add under it against exact arithmetic; and the gradients against
 finite differences."""
-import importlib.util
-import os
 from fractions import Fraction
 
 import numpy as np
@@ -16,12 +14,10 @@ import gluonlite as mx
 from gluonlite import autograd, gluon, nd
 from gluonlite.ops import libm32, onednn_softmax
 
-_FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
-_spec = importlib.util.spec_from_file_location("make_onednn_softmax",
-                                               os.path.join(_FIX, "make_onednn_softmax.py"))
-make_onednn_softmax = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(make_onednn_softmax)
-_REF = np.load(os.path.join(_FIX, "onednn_softmax_mxnet.npz"))
+from fixture_makers import maker, reference
+
+make_onednn_softmax = maker("make_onednn_softmax")
+_REF = reference("onednn_softmax_mxnet.npz")
 
 
 def _equal(got, want):
@@ -113,11 +109,7 @@ def test_gradient_matches_finite_differences(op):
     def f(v):
         return float((getattr(nd, op)(nd.array(v)).asnumpy().astype(np.float64) * w).sum())
 
-    eps, num = 1e-2, np.zeros(x.shape)
-    for i in np.ndindex(x.shape):
-        d = np.zeros_like(x)
-        d[i] = eps
-        num[i] = (f(x + d) - f(x - d)) / (2 * eps)
+    num, = mx.test_utils.finite_difference(f, [x.copy()], eps=1e-2)
     np.testing.assert_allclose(a.grad.asnumpy(), num, rtol=2e-2, atol=2e-3)
 
 

@@ -1,8 +1,6 @@
 """`nd.contrib` operators and the vision sampling operators against MXNet 1.9.1 (outputs and
 gradients on fixed inputs, made by fixtures/make_contrib.py), plus what MXNet cannot run on
 a CPU (fft/ifft, checked against numpy), the namespace and the errors."""
-import importlib.util
-import os
 
 import numpy as np
 import pytest
@@ -10,12 +8,10 @@ import pytest
 import gluonlite as mx
 from gluonlite import nd, sym
 
-_FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
-_spec = importlib.util.spec_from_file_location("make_contrib",
-                                               os.path.join(_FIX, "make_contrib.py"))
-make_contrib = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(make_contrib)
-_REF = np.load(os.path.join(_FIX, "contrib_mxnet.npz"))
+from fixture_makers import maker, reference
+
+make_contrib = maker("make_contrib")
+_REF = reference("contrib_mxnet.npz")
 _CASES = make_contrib.cases()
 
 

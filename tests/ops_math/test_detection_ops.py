@@ -4,8 +4,6 @@
 boxes than one block against a plain greedy loop; and the messages of bad input.
 (Gradients against finite differences: the registry walk, tests/core/walk_specs/detection.py.)
 """
-import importlib.util
-import os
 
 import numpy as np
 import pytest
@@ -13,12 +11,10 @@ import pytest
 import gluonlite as mx
 from gluonlite import autograd, gluon, nd, sym
 
-_FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
-_spec = importlib.util.spec_from_file_location("make_detection",
-                                               os.path.join(_FIX, "make_detection.py"))
-make_detection = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(make_detection)
-_REF = np.load(os.path.join(_FIX, "detection_mxnet.npz"))
+from fixture_makers import maker, reference
+
+make_detection = maker("make_detection")
+_REF = reference("detection_mxnet.npz")
 _CASES = make_detection.cases()
 # operators whose outputs are selections or exact rules: equal to MXNet's bit for bit
 _EXACT = ("box_iou", "box_nms", "bipartite_matching", "MultiBoxPrior", "MultiBoxTarget",

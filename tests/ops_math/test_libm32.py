@@ -7,8 +7,6 @@ through it, imperatively and in a static-alloc plan, against MXNet-made numbers
 tests/core/test_mxnet_random_streams.py.)"""
 import ctypes
 import ctypes.util
-import importlib.util
-import os
 
 import numpy as np
 import pytest
@@ -17,12 +15,10 @@ import gluonlite as mx
 from gluonlite import gluon, nd
 from gluonlite.ops import elementwise, libm32
 
-_FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
-_spec = importlib.util.spec_from_file_location("make_libm32",
-                                               os.path.join(_FIX, "make_libm32.py"))
-make_libm32 = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(make_libm32)
-_REF = np.load(os.path.join(_FIX, "libm32_mxnet.npz"))
+from fixture_makers import maker, reference
+
+make_libm32 = maker("make_libm32")
+_REF = reference("libm32_mxnet.npz")
 
 
 def _oracle(name):

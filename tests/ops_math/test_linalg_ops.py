@@ -1,7 +1,5 @@
 """`nd.linalg` / `sym.linalg` against MXNet 1.9.1: outputs and gradients on fixed inputs
 (fixtures/make_linalg.py wrote MXNet's), shapes of single matrices, and the errors."""
-import importlib.util
-import os
 
 import numpy as np
 import pytest
@@ -9,11 +7,10 @@ import pytest
 import gluonlite as mx
 from gluonlite import nd, sym
 
-_FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
-_spec = importlib.util.spec_from_file_location("make_linalg", os.path.join(_FIX, "make_linalg.py"))
-make_linalg = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(make_linalg)
-_REF = np.load(os.path.join(_FIX, "linalg_mxnet.npz"))
+from fixture_makers import maker, reference
+
+make_linalg = maker("make_linalg")
+_REF = reference("linalg_mxnet.npz")
 
 
 @pytest.mark.parametrize("k", range(len(make_linalg.cases())))

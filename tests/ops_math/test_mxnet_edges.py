@@ -3,8 +3,6 @@ made (fixtures/make_edges.py): relu and Activation('relu') of NaN, softmax and l
 over rows holding NaN or infinity, topk/sort/argsort with NaN and ties (libstdc++'s
 algorithms), BatchNorm(fix_gamma=True) writing 1 into gamma, mod's zero gradients
 through integer data, and division and power of integer data."""
-import importlib.util
-import os
 
 import numpy as np
 import pytest
@@ -12,11 +10,10 @@ import pytest
 import gluonlite as mx
 from gluonlite import autograd, gluon, nd
 
-_FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
-_spec = importlib.util.spec_from_file_location("make_edges", os.path.join(_FIX, "make_edges.py"))
-make_edges = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(make_edges)
-_REF = np.load(os.path.join(_FIX, "edges_mxnet.npz"))
+from fixture_makers import maker, reference
+
+make_edges = maker("make_edges")
+_REF = reference("edges_mxnet.npz")
 
 
 _PARTS = ["activations", "softmaxes", "orderings", "batchnorm_gamma", "mod_gradients",

@@ -1,7 +1,5 @@
 """Behaviours MXNet 1.9.1's own operator tests rely on, against numbers its CPU build made
 (fixtures/make_operator_parity.py runs the same code on both), and the errors it raises."""
-import importlib.util
-import os
 
 import numpy as np
 import pytest
@@ -9,12 +7,10 @@ import pytest
 import gluonlite as mx
 from gluonlite import nd, sym
 
-_FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
-_spec = importlib.util.spec_from_file_location(
-    "make_operator_parity", os.path.join(_FIX, "make_operator_parity.py"))
-make_parity = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(make_parity)
-_REF = np.load(os.path.join(_FIX, "operator_parity_mxnet.npz"))
+from fixture_makers import maker, reference
+
+make_parity = maker("make_operator_parity")
+_REF = reference("operator_parity_mxnet.npz")
 
 
 @pytest.mark.parametrize("part", make_parity.PARTS)

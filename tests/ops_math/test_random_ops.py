@@ -1,8 +1,6 @@
 """`nd.random` / `sym.random` / `mx.random`: samplers checked by their moments (fixed seeds,
 generous tolerances), the densities against MXNet 1.9.1 (fixtures/make_random.py), the
 shapes MXNet's functions give, and the errors."""
-import importlib.util
-import os
 
 import numpy as np
 import pytest
@@ -10,11 +8,10 @@ import pytest
 import gluonlite as mx
 from gluonlite import autograd, nd, sym
 
-_FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
-_spec = importlib.util.spec_from_file_location("make_random", os.path.join(_FIX, "make_random.py"))
-make_random = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(make_random)
-_REF = np.load(os.path.join(_FIX, "random_pdf_mxnet.npz"))
+from fixture_makers import maker, reference
+
+make_random = maker("make_random")
+_REF = reference("random_pdf_mxnet.npz")
 
 
 @pytest.mark.parametrize("k", range(len(make_random.cases())))

@@ -11,8 +11,6 @@ order), float64 1e-12, float16 1e-2 (MXNet rounds every step to half precision, 
 computes in float32 and rounds once). The registry walk (tests/core/walk_specs/rotated_roi.py)
 holds both operators against plain loops too.
 """
-import importlib.util
-import os
 
 import numpy as np
 import pytest
@@ -21,12 +19,10 @@ import gluonlite as mx
 from gluonlite import autograd, gluon, nd, sym
 from gluonlite.ops import deformable_psroi, rotated_roi
 
-_FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
-_spec = importlib.util.spec_from_file_location("make_rotated_roi",
-                                               os.path.join(_FIX, "make_rotated_roi.py"))
-make_rotated_roi = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(make_rotated_roi)
-_REF = np.load(os.path.join(_FIX, "rotated_roi_mxnet.npz"))
+from fixture_makers import maker, reference
+
+make_rotated_roi = maker("make_rotated_roi")
+_REF = reference("rotated_roi_mxnet.npz")
 _CASES = make_rotated_roi.cases()
 _TOL = {"float16": 1e-2, "float32": 1e-6, "float64": 1e-12}
 

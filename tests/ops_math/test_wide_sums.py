@@ -3,8 +3,6 @@ always gives them: `sum`, `mean`, `nansum`, `moments`, `mx.np`'s sum, mean, var 
 the sums of sparse arrays, imperatively and compiled; and `softmax_cross_entropy` in MXNet's
 arithmetic, its floor of 1e-8 included (fixtures/make_wide_sums.py made the MXNet 1.9.1
 reference)."""
-import importlib.util
-import os
 
 import numpy as np
 import pytest
@@ -13,12 +11,10 @@ import gluonlite as mx
 from gluonlite import nd
 from gluonlite.ops import libm32
 
-_FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
-_spec = importlib.util.spec_from_file_location("make_wide_sums",
-                                               os.path.join(_FIX, "make_wide_sums.py"))
-make_wide_sums = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(make_wide_sums)
-_REF = np.load(os.path.join(_FIX, "wide_sums_mxnet.npz"))
+from fixture_makers import maker, reference
+
+make_wide_sums = maker("make_wide_sums")
+_REF = reference("wide_sums_mxnet.npz")
 _GOT = {}
 for _part in make_wide_sums.PARTS:
     _GOT.update(getattr(make_wide_sums, _part)(mx))
