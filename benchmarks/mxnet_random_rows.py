@@ -34,6 +34,8 @@ CASES = [
      {"alpha": ("array", "shape", 9600), "beta": ("array", "ones", 9600)}),
     ("nd.random.poisson, a rate per value, 8192 values", "nd.random.poisson",
      {"lam": ("array", "rate", 8192)}),
+    ("nd.random.poisson, a rate per value, 800 values (a DeepAR forecast step's)",
+     "nd.random.poisson", {"lam": ("array", "rate", 800)}),
     ("nd.random.normal, 23 million values (BERT's embedding)", "nd.random.normal",
      {"shape": (23440896,)}),
     ("np.random.uniform, 103 million values (VGG's Dense, set_np)", "np.random.uniform",

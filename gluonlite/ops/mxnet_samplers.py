@@ -15,8 +15,8 @@ the operators whose parameters are attributes), the draws in the output's float 
 (float64 for float16 and integer outputs), the arithmetic in C++'s promotion of the two;
 float16 is reached through float32, as mshadow's half type converts.
 """
+import array
 import math
-import struct
 
 import numpy as np
 from scipy.special import gammaln
@@ -423,7 +423,27 @@ def _lgamma32(x):
 # from 12); a count in Python scalars, per word read below rate 12 and per count from 12.
 _SMALL_STEP_US, _STEP_US, _WORD_US, _REJECTION_US = 40.0, 150.0, 0.25, 5.0
 _CHUNK = 128  # words a run reads from its twister at a time in `_poisson_narrow`
-_ROUND32 = struct.Struct("f")  # a double rounded to float32 and back: unpack(pack(x))[0]
+# lgamma32(m + 1) of whole m met by `_poisson_narrow`'s rejections, kept between draws (a
+# forecast's steps meet the same few hundred points); filled `_LGAMMA_SPAN` points at a time
+# around a miss, as one vectorized call costs what a few scalar ones do
+_LGAMMA = {}
+_LGAMMA_SPAN = 64
+_LGAMMA_MAX = 1 << 16  # entries kept at most (whole float32 values below 2**23 only)
+
+
+def _lgamma_of(em):
+    """lgamma32(em + 1) of a whole float32 value `em` >= 0 (a Python float)."""
+    hit = _LGAMMA.get(em)
+    if hit is not None:
+        return hit
+    if em >= 8388608.0:  # past 2**23 the neighbours are not whole steps of 1: one value
+        return float(_lgamma32(em + 1.0))
+    if len(_LGAMMA) >= _LGAMMA_MAX:
+        _LGAMMA.clear()
+    lo = max(0.0, em - _LGAMMA_SPAN // 2)
+    ms = np.arange(lo, min(lo + _LGAMMA_SPAN, 8388608.0))
+    _LGAMMA.update(zip(ms.tolist(), _lgamma32(ms + 1.0).tolist()))
+    return _LGAMMA[em]
 
 
 def _narrow_is_cheaper(n, lam):
@@ -444,21 +464,22 @@ def _poisson_narrow(n, lam):
     forecast's time step: a few runs of dozens) would take dozens of such steps.
 
     The arithmetic is `_poisson`'s, operation for operation: each float32 operation done in
-    double and rounded to float32 (exact, as double holds more than twice float's digits;
-    the rounding goes through `struct`, which costs the same on every numpy), and what
-    `_poisson` computes on whole arrays (exp(-lam), the rates' constants, tan of the words,
-    lgamma of the points, exp) computed here by the same numpy and scipy functions."""
-    pack, unpack = _ROUND32.pack, _ROUND32.unpack
-
-    def f32(x):  # x rounded to float32 (as a Python float)
-        return unpack(pack(x))[0]
+    double and rounded to float32 (exact, as double holds more than twice float's digits),
+    and what `_poisson` computes on whole arrays (exp(-lam), the rates' constants, tan of the
+    words, lgamma of the points) computed here by the same numpy and scipy functions; the
+    exponential of a point's exponent is the C library's (`math.exp`, numpy's on a scalar
+    costs four times as much), where `_poisson` takes numpy's: the two double results, a
+    unit apart at most, round to one float32 value but about once in 2**29."""
+    # A double rounded to float32 by storing it into a one-entry float32 array and reading
+    # it back: 0.1 us, where struct's pack and unpack take 0.2 (every count makes 1 to 8 such
+    # roundings, written out inline: a function call would cost as much again).
+    r32 = array.array("f", [0.0])
     small = (lam < 12).tolist()
     t = _product_bound(lam).tolist()
     big = np.where(lam < 12, np.float32(12), lam)  # the rates from 12 (12 for the rest)
     sq, loglam, g = (a.tolist() for a in _rejection_constants(big))
     big = big.tolist()
-    lgamma = {}  # lgamma32(em + 1) of the points met (a draw meets few distinct ones)
-    exp = np.exp
+    exp, floor, lgammas = math.exp, math.floor, _LGAMMA
     out = [0.0] * n
     for i, start, stop in PARALLEL.runs(n):
         tw = PARALLEL.twister(i)
@@ -466,36 +487,48 @@ def _poisson_narrow(n, lam):
         for v in range(start, stop):
             if small[v]:
                 if k == len(u):
-                    words, u, y, k = _chunk(tw, False)
+                    words, u, y, k = _chunk(tw)
                 prod, x, tv = u[k], 0, t[v]
                 k += 1
                 while prod > tv:
                     x += 1
                     if k == len(u):
-                        words, u, y, k = _chunk(tw, False)
-                    prod = f32(prod * u[k])
+                        words, u, y, k = _chunk(tw)
+                    r32[0] = prod * u[k]
+                    prod = r32[0]
                     k += 1
                 out[v] = x
                 continue
             sqv, lv, loglv, gv = sq[v], big[v], loglam[v], g[v]
             while True:
                 while True:  # a usable point
-                    if k == len(u) or not y:
-                        words, u, y, k = _chunk(tw, True, words[k:] if k < len(u) else None)
+                    if k == len(u):
+                        words, u, y, k = _chunk(tw)
                     yk = y[k]
-                    em = f32(f32(sqv * yk) + lv)
+                    r32[0] = sqv * yk
+                    r32[0] = r32[0] + lv
+                    em = r32[0]
                     k += 1
                     if em >= 0:
                         break
                 if em < 8388608.0:  # float32 values from 2**23 on are whole
-                    em = float(math.floor(em))
-                lg = lgamma.get(em)
+                    em = float(floor(em))
+                lg = lgammas.get(em)
                 if lg is None:
-                    lg = lgamma[em] = float(_lgamma32(em + 1.0))
-                ex = f32(f32(f32(em * loglv) - lg) - gv)
-                bound = f32(0.9 * (1.0 + f32(yk * yk)) * f32(exp(ex)))
+                    lg = _lgamma_of(em)
+                r32[0] = em * loglv
+                r32[0] = r32[0] - lg
+                r32[0] = r32[0] - gv
+                ex = r32[0]
+                # (float32 holds no e^ex from 88.8 on: math.exp raises where numpy gives inf)
+                e = exp(ex) if not ex > 88.8 else math.inf
+                r32[0] = yk * yk
+                square = r32[0]
+                r32[0] = e
+                r32[0] = 0.9 * (1.0 + square) * r32[0]
+                bound = r32[0]
                 if k == len(u):
-                    words, u, y, k = _chunk(tw, True)
+                    words, u, y, k = _chunk(tw)
                 k += 1
                 if not u[k - 1] > bound:
                     out[v] = em
@@ -504,16 +537,14 @@ def _poisson_narrow(n, lam):
     return np.array(out, dtype=np.float32).astype(np.int64)
 
 
-def _chunk(tw, with_tan, rest=None):
-    """The next `_CHUNK` words of twister `tw` (after the words `rest` read before and not
-    used): (words, their float32 uniforms as floats, tan(pi u) of each where `with_tan`,
-    else [], 0)."""
+def _chunk(tw):
+    """The next `_CHUNK` words of twister `tw`: (words, their float32 uniforms as floats,
+    tan(pi u) of each, 0). The tangents are made for every chunk, whether a rejection reads
+    them or not: cheaper than a second chunk made when a run's counts turn from rates below
+    12 to rates above."""
     w = tw.words(_CHUNK)
-    if rest is not None and len(rest):
-        w = np.concatenate([rest, w])
     u32 = canonical(w, np.float32)
-    y = _lorentz(u32).tolist() if with_tan else []
-    return w, u32.tolist(), y, 0
+    return w, u32.tolist(), _lorentz(u32).tolist(), 0
 
 
 def _run(n, params, value):

@@ -207,14 +207,18 @@ _STEPPED = {"_WORD_US": 1e9, "_REJECTION_US": 1e9}
 _SCALARS = {"_WORD_US": 0.0, "_REJECTION_US": 0.0}
 
 
-@pytest.mark.parametrize("settings", [dict(_STEPPED, _SLAB=2), dict(_SCALARS, _CHUNK=3),
-                                      _SCALARS])
+@pytest.mark.parametrize("settings", [
+    dict(_STEPPED, _SLAB=2), dict(_SCALARS, _CHUNK=3), _SCALARS,
+    # the scalar counts' lgamma table, empty, filled a few points at a time and cleared
+    # when full
+    dict(_SCALARS, _LGAMMA={}, _LGAMMA_SPAN=3, _LGAMMA_MAX=5)])
 def test_poisson_counts_do_not_depend_on_how_they_are_counted(settings):
     from gluonlite.ops import mxnet_samplers
 
     def draw():  # rates near 12 from both sides (long products, and the rejection method),
-        # zero, large, and a rate per count
-        fixed = mx.nd.random.poisson(mx.nd.array([0.5, 11.9, 12.0, 40.0, 0.0, 3e4]),
+        # zero, large (past 2**23, where float32 counts are no longer every whole number),
+        # and a rate per count
+        fixed = mx.nd.random.poisson(mx.nd.array([0.5, 11.9, 12.0, 40.0, 0.0, 3e4, 2e7, 3e9]),
                                      shape=(200,)).asnumpy()
         rates = np.random.RandomState(0).gamma(1.0, 12.0, 1500).astype(np.float32)
         return np.concatenate([fixed.ravel(), mx.nd.random.poisson(mx.nd.array(rates)).asnumpy()])
