@@ -6,8 +6,9 @@ same seed (gluonlite reproduces MXNet's generators), from one value to a hundred
         [--clock cpu|wall]
 
 The cases (`mxnet_random_rows.CASES`): one-value draws (their fixed cost per call), draws of
-ten thousand and a million values, Dropout's mask, a gamma draw with a shape per value and a
-Poisson draw with a rate per value (a GluonTS forecast step's), and the large draws of
+ten thousand and a million values, Dropout's mask, a gamma draw with a shape per value and
+Poisson draws with a rate per value (8192 counts, and a DeepAR forecast step's 800), and the
+large draws of
 initializing BERT's embedding (23 million normals) and VGG's first Dense layer under
 ``npx.set_np()`` (103 million uniforms, `mx.np.random`'s single stream). Each round times
 gluonlite's call, then the same call in a long-lived MXNet worker
