@@ -115,13 +115,13 @@ def infer_body(fname, which, body, in_shapes=None, in_dtypes=None):
     if in_shapes is not None:
         known = {v.name: s for v, s in zip(vars_, in_shapes) if s is not None}
         try:
-            values, _ = infer_graph(body, known, None, default_dtype=None)
+            values, _ = infer_graph(body, known, None, default_dtype=None, what="shape")
         except ValueError as e:
             raise ValueError(f"{fname}: in {which}: {e}") from None
     else:
         known = {v.name: d for v, d in zip(vars_, in_dtypes) if d is not None}
         try:
-            _, values = infer_graph(body, None, known, default_dtype=None)
+            _, values = infer_graph(body, None, known, default_dtype=None, what="dtype")
         except ValueError as e:
             raise ValueError(f"{fname}: in {which}: {e}") from None
     ins = [values.get((id(v), 0)) for v in vars_]

@@ -70,9 +70,11 @@ def import_shape(shape, np_shape=None):
     """
     if shape is None:
         return None
+    shape = tuple(map(int, shape))
+    if min(shape, default=1) > 0:  # nothing unknown: either semantics reads it as it is
+        return shape
     np_shape = _np_shape() if np_shape is None else np_shape
-    return tuple(UNK if int(d) == -1 or (int(d) == 0 and not np_shape) else int(d)
-                 for d in shape)
+    return tuple(UNK if d == -1 or (d == 0 and not np_shape) else d for d in shape)
 
 
 def export_shape(shape, np_shape=None):
@@ -220,13 +222,13 @@ def _same(old, new):
     return old if old == new else None
 
 
-def _merge_into(values, key, new, merge, conflict, node, what):
+def _merge_into(values, key, new, merge, node, what, entry):
     """Combine `new` (None: nothing learnt) with what `values` knows of `key` by `merge`;
-    True when that changed it.
+    True when that changed it. `entry` says which of `node`'s entries `key` is, for the
+    message: ("input", the input's source node) or ("output", its index).
 
     Raises:
-        ValueError: `merge` says they disagree; the message names the node and
-            ``conflict(old, new)``.
+        ValueError: `merge` says they disagree; the message names the node and the entry.
     """
     old = values.get(key)
     # (`old is not None` first: numpy compares a dtype equal to None)
@@ -236,7 +238,10 @@ def _merge_into(values, key, new, merge, conflict, node, what):
     if merged is None:
         if what == "shape":  # named in the caller's semantics (0 or -1 for unknown)
             old, new = export_shape(old), export_shape(new)
-        raise ValueError(f"infer_{what}: {_where(node)}: {conflict(old, new)}")
+        kind, which = entry
+        conflict = (f"input {which.name!r} has {what} {old} but the operator needs {new}"
+                    if kind == "input" else f"output {which} was inferred as {old} and as {new}")
+        raise ValueError(f"infer_{what}: {_where(node)}: {conflict}")
     if old is not None and merged == old:
         return False
     values[key] = merged
@@ -258,7 +263,8 @@ def _run_rules(nodes, values, rule, what, merge=_same):
             ins = [values.get((id(s), i)) for s, i in node.inputs]
             if all_whole and any(v is None or (what == "shape" and UNK in v) for v in ins):
                 all_whole = False
-            known_outs = [values.get((id(node), i)) for i in range(node.num_outputs())]
+            n_out = node.num_outputs()
+            known_outs = [values.get((id(node), i)) for i in range(n_out)]
             try:
                 new_ins, outs = rule(node, list(ins), known_outs)
             except (ValueError, TypeError) as e:
@@ -266,15 +272,13 @@ def _run_rules(nodes, values, rule, what, merge=_same):
                 cls = MXNetValueError if isinstance(e, MXNetError) else ValueError
                 raise cls(f"infer_{what}: {_where(node)}: {e}") from None
             for (s, i), new in zip(node.inputs, new_ins):
-                changed |= _merge_into(
-                    values, (id(s), i), new, merge,
-                    lambda old, new, s=s: f"input {s.name!r} has {what} {old} but the "
-                                          f"operator needs {new}", node, what)
-            for i, new in enumerate(outs[:node.num_outputs()]):
-                changed |= _merge_into(
-                    values, (id(node), i), new, merge,
-                    lambda old, new, i=i: f"output {i} was inferred as {old} and as {new}",
-                    node, what)
+                if new is not None:
+                    changed |= _merge_into(values, (id(s), i), new, merge, node, what,
+                                           ("input", s))
+            for i, new in enumerate(outs[:n_out]):
+                if new is not None:
+                    changed |= _merge_into(values, (id(node), i), new, merge, node, what,
+                                           ("output", i))
         if not changed or all_whole:
             return
 
@@ -448,7 +452,7 @@ def _dtype_rule(node, ins, known_outs):
 
 
 def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.float32,
-                partial=False, output_shapes=None):
+                partial=False, output_shapes=None, what="both", nodes=None):
     """Shapes and dtypes of every entry of `symbol`'s graph.
 
     Args:
@@ -462,6 +466,11 @@ def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.f
         output_shapes: what is known of the outputs' shapes, a list in ``symbol.outputs``
             order (None where unknown), for inference to run back from (a subgraph node's
             rule: its outputs' shapes are known where its inputs' are not).
+        what: ``"both"`` (default), or ``"shape"`` or ``"dtype"`` to infer only that (the
+            other dict comes back empty): the two never inform each other, and a caller
+            that reads one need not pay for the other.
+        nodes: the graph's nodes in topological order (`topo_nodes` of ``symbol.outputs``)
+            where the caller has them already; default None: found here.
 
     Returns:
         (shapes, dtypes): dicts keyed by entry ``(id(node), index)``; None where unknown.
@@ -475,9 +484,33 @@ def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.f
     Raises:
         ValueError: shapes or dtypes that do not fit, naming the node and where it was made.
     """
-    nodes = topo_nodes(symbol.outputs)
+    if what not in ("both", "shape", "dtype"):
+        raise ValueError(f"infer_graph: what must be 'both', 'shape' or 'dtype', got {what!r}")
+    if nodes is None:
+        nodes = topo_nodes(symbol.outputs)
     shapes, dtypes = {}, {}
-    known_shapes, known_dtypes = known_shapes or {}, known_dtypes or {}
+    if what != "dtype":
+        shapes = _infer_shapes(symbol, nodes, known_shapes or {}, partial, output_shapes)
+    if what == "shape":
+        return shapes, dtypes
+    known_dtypes = known_dtypes or {}
+    for n in nodes:
+        if n.op is None:
+            d = known_dtypes.get(n.name)
+            dtypes[(id(n), 0)] = normalize_dtype(d) if d is not None else _var_dtype_attr(n)
+    _run_rules(nodes, dtypes, _dtype_rule, "type")
+    if default_dtype is not None and any(
+            dtypes.get((id(n), 0)) is None for n in nodes if n.op is None):
+        for n in nodes:
+            if n.op is None and dtypes.get((id(n), 0)) is None:
+                dtypes[(id(n), 0)] = np.dtype(default_dtype)
+        _run_rules(nodes, dtypes, _dtype_rule, "type")
+    return shapes, dtypes
+
+
+def _infer_shapes(symbol, nodes, known_shapes, partial, output_shapes):
+    """`infer_graph`'s shapes of the graph of `symbol` (its `nodes` in topological order)."""
+    shapes = {}
     for n in nodes:
         if n.op is None:
             s = import_shape(known_shapes.get(n.name))
@@ -487,8 +520,6 @@ def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.f
                 # as in MXNet, a shape given for an input replaces a declared one it contradicts
                 given = s
             shapes[(id(n), 0)] = given
-            d = known_dtypes.get(n.name)
-            dtypes[(id(n), 0)] = normalize_dtype(d) if d is not None else _var_dtype_attr(n)
     for (n, i), s in zip(symbol.outputs, output_shapes or ()):
         if s is not None and n.op is not None:
             shapes[(id(n), i)] = import_shape(s)
@@ -497,14 +528,7 @@ def infer_graph(symbol, known_shapes=None, known_dtypes=None, default_dtype=np.f
         _run_rules(nodes, shapes, _shape_rule, "shape", merge_shapes)
     if not partial:
         shapes = {k: _known(v) for k, v in shapes.items()}
-    _run_rules(nodes, dtypes, _dtype_rule, "type")
-    if default_dtype is not None and any(
-            dtypes.get((id(n), 0)) is None for n in nodes if n.op is None):
-        for n in nodes:
-            if n.op is None and dtypes.get((id(n), 0)) is None:
-                dtypes[(id(n), 0)] = np.dtype(default_dtype)
-        _run_rules(nodes, dtypes, _dtype_rule, "type")
-    return shapes, dtypes
+    return shapes
 
 
 def _infer_symbol(symbol, known, what):
@@ -516,9 +540,9 @@ def _infer_symbol(symbol, known, what):
         raise ValueError(f"infer_{what}: unknown input name(s) {sorted(unknown)}; inputs are "
                          f"{inputs}")
     if what == "shape":
-        values, _ = infer_graph(symbol, known, None, None, partial=True)
+        values, _ = infer_graph(symbol, known, None, None, partial=True, what="shape")
     else:
-        _, values = infer_graph(symbol, None, known, None)
+        _, values = infer_graph(symbol, None, known, None, what="dtype")
     vars_ = {n.name: n for n in topo_nodes(symbol.outputs) if n.op is None}
     args = [values.get((id(vars_[n]), 0)) for n in symbol.list_arguments()]
     aux = [values.get((id(vars_[n]), 0)) for n in symbol.list_auxiliary_states()]

@@ -75,7 +75,8 @@ def report_ops(out, input_names, args, callback, monitor_all, is_train=False,
                 # a creation node whose shape leaves a size to inference (Gluon's begin
                 # state): the compiled plan writes it into a buffer of the inferred shape
                 if shapes is None:
-                    shapes, _ = infer_graph(out, {k: v.shape for k, v in by_name.items()})
+                    shapes, _ = infer_graph(out, {k: v.shape for k, v in by_name.items()},
+                                             what="shape")
                 params = Params(params, shape=shapes[(id(node), 0)])
             if monitor_all:
                 names = _input_names(node)

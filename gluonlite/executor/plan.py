@@ -98,20 +98,21 @@ class Plan:
                 symbol = apply_device_passes(symbol, dict(zip(names, shapes)),
                                              dict(zip(names, dtypes)))
         self.symbol = symbol
-        self.input_names = symbol.list_inputs()
+        nodes = topo_nodes(symbol.outputs)  # walked once: inference takes it too
+        var_nodes = [n for n in nodes if n.op is None]
+        self.input_names = [n.name for n in var_nodes]   # symbol.list_inputs()
         self.is_train = bool(is_train)
         self.static_alloc = bool(static_alloc)
         self.xp = xp
         self.rc = RunCtx(self.is_train, xp)
-        nodes = topo_nodes(symbol.outputs)
-        var_nodes = [n for n in nodes if n.op is None]
         n_in = len(var_nodes)
         if len(shapes) != n_in or len(dtypes) != n_in:
             raise ValueError(f"compile_plan: expected {n_in} input shapes/dtypes (for "
                              f"{self.input_names}), got {len(shapes)} and {len(dtypes)}")
         known_s = {n.name: s for n, s in zip(var_nodes, shapes)}
         known_d = {n.name: d for n, d in zip(var_nodes, dtypes)}
-        eshape, edtype = infer_graph(symbol, known_s, known_d)
+        eshape, _ = infer_graph(symbol, known_s, None, what="shape", nodes=nodes)
+        edtype = _dtypes_of(symbol, known_d, shared, nodes)
         self.n_inputs = n_in
 
         slot_of = {(id(n), 0): i for i, n in enumerate(var_nodes)}
@@ -524,6 +525,22 @@ class Plan:
             return self.backward_fn(with_dests)(saved, out_grads, dests)
         finally:
             float_errors.restore(token)
+
+
+def _dtypes_of(symbol, known, shared, nodes):
+    """`infer_graph`'s dtypes of `symbol`'s entries from its inputs' dtypes `known` ({name:
+    dtype}), kept in `shared` (when given) for the other plans of the graph: they depend on
+    the inputs' dtypes alone, and a graph run at a new shape (a decoder's next step) would
+    infer the same ones again."""
+    if shared is None:
+        return infer_graph(symbol, None, known, what="dtype", nodes=nodes)[1]
+    key = (id(symbol), tuple((k, np.dtype(v)) for k, v in known.items()))
+    memo = shared.setdefault("_dtypes", {})
+    hit = memo.get(key)
+    if hit is None or hit[0] is not symbol:  # (the symbol is kept: its id stays its own)
+        hit = memo[key] = (symbol, infer_graph(symbol, None, known, what="dtype",
+                                               nodes=nodes)[1])
+    return hit[1]
 
 
 def compile_plan(symbol, shapes, dtypes, is_train=False, grad_inputs=None, static_alloc=False,

@@ -163,7 +163,7 @@ class TapedGraph:
                 # state): the compiled plan gives it the inferred shape, and so does this
                 if self._shapes is None:
                     self._shapes, _ = infer_graph(
-                        self._symbol, {k: v.shape for k, v in by_name.items()})
+                        self._symbol, {k: v.shape for k, v in by_name.items()}, what="shape")
                 params = Params(params, shape=self._shapes[(id(node), 0)])
             plan = self._calls[id(node)] = CallPlan(node.op, params)
         return plan

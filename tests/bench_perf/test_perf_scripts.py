@@ -611,3 +611,16 @@ def test_libm32_variants_are_the_rounded_value_and_numpys_and_every_row_prints(b
     proc = _run("libm32.py", "--rounds", "1", "--scale", "0.001")
     assert proc.returncode == 0, proc.stderr
     assert len(_table_rows(proc.stdout)) == 1 + 3
+
+
+def test_plan_build_prints_a_row_per_model_and_refuses_bad_sizes():
+    """benchmarks/plan_build.py times a hybridized decoder's calls at new and seen lengths."""
+    proc = _run("plan_build.py", "--steps", "2", "--models", "2", "--layers", "1",
+                "--units", "8")
+    assert proc.returncode == 0, proc.stderr
+    rows = _table_rows(proc.stdout)
+    assert [r.split(" | ")[0][2:] for r in rows[1:]] == ["model 1", "model 2", "median"]
+    assert all(float(c) > 0 for r in rows[1:] for c in r.strip("| ").split(" | ")[1:3])
+    for bad in (["--units", "6"], ["--steps", "0"]):
+        p = _run("plan_build.py", *bad)
+        assert p.returncode == 2 and bad[0] in p.stderr and "Traceback" not in p.stderr
