@@ -182,6 +182,25 @@ def test_fma32_rounds_once_even_where_a_float64_sum_lands_halfway():
     np.testing.assert_array_equal(got, np.array(want, np.float32))
 
 
+def test_exp_rounds_each_multiply_add_once_where_a_float64_sum_lands_halfway():
+    # exp of x = 1.788139770e-7, just above 3 * 2**-24 (n = 0, so r = x; found by a search
+    # over every float32 from 2**-26 to 2**-8): a multiply-add's float64 sum falls exactly
+    # halfway between two float32 values, on the other side of the exact sum, so rounding
+    # it again goes the wrong way. It is rounded once, among many other entries.
+    x = np.array([876609539], np.uint32).view(np.float32)[0]
+    e, twice = onednn_softmax._POLY[4], onednn_softmax._POLY[4]
+    for c in onednn_softmax._POLY[3::-1] + (np.float32(1),):
+        e = _round_once(Fraction(float(e)) * Fraction(float(x)) + Fraction(float(c)))
+        twice = np.float32(float(twice) * float(x) + float(c))
+    assert e != twice                                   # the case double rounding gets wrong
+    data = np.full(5000, x, np.float32)
+    data[::3] = np.linspace(-5, 5, len(data[::3]))    # other entries around it
+    got = onednn_softmax.exp(data)
+    assert (got[data == x] == e).all()
+    rest = data != x
+    np.testing.assert_allclose(got[rest], np.exp(data[rest]), rtol=3e-7)
+
+
 def test_exp_is_zero_below_the_kernels_range_and_at_its_lowest_power():
     lo = np.float32(-87.33654)
     x = np.array([-1000, lo - 1, -87.2, 0, -1e-30], np.float32)
