@@ -534,7 +534,7 @@ def _dtypes_of(symbol, known, shared, nodes):
     infer the same ones again."""
     if shared is None:
         return infer_graph(symbol, None, known, what="dtype", nodes=nodes)[1]
-    key = (id(symbol), tuple((k, np.dtype(v)) for k, v in known.items()))
+    key = (id(symbol), tuple((k, None if v is None else np.dtype(v)) for k, v in known.items()))
     memo = shared.setdefault("_dtypes", {})
     hit = memo.get(key)
     if hit is None or hit[0] is not symbol:  # (the symbol is kept: its id stays its own)
