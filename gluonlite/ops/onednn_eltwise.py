@@ -81,24 +81,25 @@ class _Work:
         self.tie = np.empty((_STEPS, m), bool)
 
 
-def _soft_relu_into(x, out, work):
+def _soft_relu_into(x, out, work, checked=False):
     """`soft_relu` of the flat float32 block `x` into `out`.
 
     Each fused multiply-add of the two polynomials is a float64 product and sum rounded to
     float32, which rounds once unless the float64 sum fell exactly halfway between two float32
-    values (`onednn_softmax.fma32`). The sums are kept, one row a step, and checked together
-    at the end; the entries with such a sum at any step (about one in 10**7) are computed
-    again through `fma32` (`_soft_relu_exact`)."""
+    values (`onednn_softmax.fma32`). With `checked`, each goes through `fma32`; else the sums
+    are kept, one row a step, and checked together at the end, and the entries with such a
+    sum at any step (about one in 10**7 of most data; more of the exact ties below -16) are
+    computed again, checked."""
     m = x.size
     s, n, n_ln2, r = (w[:m] for w in work.f32)
-    sums = work.sums[:, :m]
-    steps = iter(sums)
-
-    v64 = work.f64[:m]
+    v64, steps = work.f64[:m], iter(work.sums[:, :m])
 
     def fma_steps(acc, v, coeffs):   # acc = fma32(acc, v, c) for each c, in place
         np.copyto(v64, v)
         for c in coeffs:
+            if checked:
+                acc[...] = fma32(acc, v, c)
+                continue
             s64 = next(steps)
             np.multiply(acc, v64, out=s64)
             np.add(s64, np.float64(c), out=s64)
@@ -144,34 +145,16 @@ def _soft_relu_into(x, out, work):
         np.less_equal(x, _HI, out=keep)
         np.logical_not(keep, out=keep)
         np.copyto(out, x, where=keep)
-    bits, tie = work.bits[:, :m], work.tie[:, :m]
+    if checked:
+        return
+    sums, bits, tie = work.sums[:, :m], work.bits[:, :m], work.tie[:, :m]
     np.bitwise_and(sums.view(np.uint64), _BELOW_F32, out=bits)
     np.equal(bits, _HALFWAY, out=tie)
     if tie.any():
         at = np.flatnonzero(tie.any(axis=0))
-        out[at] = _soft_relu_exact(x[at])
-
-
-def _soft_relu_exact(x):
-    """`soft_relu` of a flat float32 array, every multiply-add through `fma32`."""
-    with np.errstate(all="ignore"):
-        s = np.maximum(np.fmin(x, _HI), _LO)
-        n = np.floor(s * _LOG2E + _HALF)
-        n_ln2 = n * _LN2
-        r = s - n_ln2
-        e = np.full(x.shape, _POLY[4], np.float32)
-        for c in (_POLY[3], _POLY[2], _POLY[1], _POLY[0], _ONE):
-            e = fma32(e, r, c)
-        power = ((np.rint(-(n - _ONE)).astype(np.int32) + 127) << 23).view(np.float32)
-        total = (e * _TWO + power) / _TWO
-        bits = total.view(np.uint32)
-        m = (bits >> np.uint32(23)).astype(np.float32) - np.float32(126)
-        y = ((bits & np.uint32(0x807fffff)) | _HALF.view(np.uint32)).view(np.float32) - _ONE
-        p = np.full(x.shape, _LOG_POLY[8], np.float32)
-        for c in reversed(_LOG_POLY[:8]):
-            p = fma32(p, y, c)
-        out = (m * _LN2 + p) + n_ln2
-        return np.where(~(x <= _HI), x, out)
+        again = np.empty(at.size, np.float32)
+        _soft_relu_into(x[at], again, _Work(at.size), checked=True)
+        out[at] = again
 
 
 def logistic(x):
