@@ -50,7 +50,10 @@ def _dcgan_g(mx, ngf=64):
     return net
 
 
-def _bert(mx):
+def encoder(mx, layers=LAYERS, width=WIDTH, heads=HEADS, ffn=FFN, prefix="bert_"):
+    """A stack of `layers` post-norm transformer encoder layers (BERT's: self-attention through
+    batch_dot and softmax, LayerNorm, a GELU feed-forward of `ffn`), `width` wide with
+    `heads` heads, as a HybridSequential with `prefix`; BERT-base's by default."""
     nn = mx.gluon.nn
 
     class Layer(mx.gluon.HybridBlock):
@@ -60,27 +63,27 @@ def _bert(mx):
         def __init__(self, **kw):
             super().__init__(**kw)
             with self.name_scope():
-                self.qkv = nn.Dense(3 * WIDTH, flatten=False, in_units=WIDTH)
-                self.proj = nn.Dense(WIDTH, flatten=False, in_units=WIDTH)
-                self.ffn1 = nn.Dense(FFN, flatten=False, in_units=WIDTH)
-                self.ffn2 = nn.Dense(WIDTH, flatten=False, in_units=FFN)
-                self.ln1 = nn.LayerNorm(in_channels=WIDTH)
-                self.ln2 = nn.LayerNorm(in_channels=WIDTH)
+                self.qkv = nn.Dense(3 * width, flatten=False, in_units=width)
+                self.proj = nn.Dense(width, flatten=False, in_units=width)
+                self.ffn1 = nn.Dense(ffn, flatten=False, in_units=width)
+                self.ffn2 = nn.Dense(width, flatten=False, in_units=ffn)
+                self.ln1 = nn.LayerNorm(in_channels=width)
+                self.ln2 = nn.LayerNorm(in_channels=width)
 
         def hybrid_forward(self, F, x):
-            qkv = self.qkv(x).reshape((0, 0, 3, HEADS, -1)).transpose((2, 0, 3, 1, 4))
+            qkv = self.qkv(x).reshape((0, 0, 3, heads, -1)).transpose((2, 0, 3, 1, 4))
             q, k, v = F.split(qkv, num_outputs=3, axis=0, squeeze_axis=True)
-            q = q.reshape((-3, 0, 0)) * (1.0 / (WIDTH // HEADS) ** 0.5)
+            q = q.reshape((-3, 0, 0)) * (1.0 / (width // heads) ** 0.5)
             att = F.softmax(F.batch_dot(q, k.reshape((-3, 0, 0)), transpose_b=True), axis=-1)
             ctx = F.batch_dot(att, v.reshape((-3, 0, 0)))
-            ctx = ctx.reshape((-4, -1, HEADS, 0, 0)).transpose((0, 2, 1, 3)).reshape((0, 0, -3))
+            ctx = ctx.reshape((-4, -1, heads, 0, 0)).transpose((0, 2, 1, 3)).reshape((0, 0, -3))
             x = self.ln1(x + self.proj(ctx))
             h = self.ffn2(F.LeakyReLU(self.ffn1(x), act_type="gelu"))
             return self.ln2(x + h)
 
-    net = nn.HybridSequential(prefix="bert_")
+    net = nn.HybridSequential(prefix=prefix)
     with net.name_scope():
-        for _ in range(LAYERS):
+        for _ in range(layers):
             net.add(Layer())
     return net
 
@@ -117,7 +120,7 @@ def build(mx, name, batch):
     elif name == "dcgan_g":
         net = _dcgan_g(mx)
     elif name == "bert_base":
-        net = _bert(mx)
+        net = encoder(mx)
     else:
         net = _lstm_lm(mx)
     net.initialize(mx.init.Xavier(magnitude=2.0))

@@ -4,13 +4,14 @@ longer at each call, as beam search runs it, builds one compiled plan per step.
     PYTHONPATH=. python benchmarks/plan_build.py [--steps 30] [--models 5] [--layers 2]
         [--units 64]
 
-The model: a token embedding, `--layers` transformer layers (self-attention through
-batch_dot and softmax, LayerNorm, a ReLU feed-forward; `--units` wide, 4 heads) and a
-log_softmax over 100 words, hybridized with static_alloc, at batch 4. For each of `--models`
-fresh copies, every step length 1..`--steps` is called twice: the first call builds that
-length's plan, the second runs it. The table gives, per model, the medians over the steps
-(ms of CPU time, one thread) of the first call, the second and their difference (the plan's
-build), and the first / second; the last row their medians over the models.
+The model: a token embedding, `--layers` of benchmarks/models.py's BERT layers
+(`_bench_models.encoder`: self-attention through batch_dot and softmax, LayerNorm, a GELU
+feed-forward; `--units` wide, 4 heads) and a log_softmax over 100 words, hybridized with
+static_alloc, at batch 4. For each of `--models` fresh copies, every step length
+2..`--steps` + 1 is called twice: the first call builds that length's plan, the second runs
+it. The table gives, per model, the medians over the steps (ms of CPU time, one thread) of
+the first call, the second and their difference (the plan's build), and the first /
+second; the last row their medians over the models.
 """
 import argparse
 import os
@@ -21,47 +22,22 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from _timing import median  # noqa: E402  (first: one BLAS thread)
 from _tables import markdown_table  # noqa: E402
-
-import numpy as np  # noqa: E402
+from _bench_models import encoder  # noqa: E402
 
 import gluonlite as mx  # noqa: E402
 from gluonlite.gluon import HybridBlock, nn  # noqa: E402
 
 
-class _Layer(HybridBlock):
-    def __init__(self, units, heads, **kw):
-        super().__init__(**kw)
-        self.units, self.heads = units, heads
-        with self.name_scope():
-            self.qkv = nn.Dense(3 * units, flatten=False)
-            self.proj = nn.Dense(units, flatten=False)
-            self.ffn1 = nn.Dense(4 * units, flatten=False, activation="relu")
-            self.ffn2 = nn.Dense(units, flatten=False)
-            self.ln1, self.ln2 = nn.LayerNorm(), nn.LayerNorm()
-
-    def hybrid_forward(self, F, x):
-        q, k, v = F.split(self.qkv(x), num_outputs=3, axis=2)
-
-        def heads(t):   # (B, T, U) -> (B * heads, T, U / heads)
-            t = F.transpose(F.reshape(t, shape=(0, 0, self.heads, -1)), axes=(0, 2, 1, 3))
-            return F.reshape(t, shape=(-3, 0, 0))
-        att = F.batch_dot(heads(q), heads(k), transpose_b=True) / np.sqrt(self.units
-                                                                        // self.heads)
-        o = F.batch_dot(F.softmax(att, axis=-1), heads(v))
-        o = F.transpose(F.reshape(o, shape=(-4, -1, self.heads, 0, 0)), axes=(0, 2, 1, 3))
-        x = self.ln1(x + self.proj(F.reshape(o, shape=(0, 0, -1))))
-        return self.ln2(x + self.ffn2(self.ffn1(x)))
-
-
 class _Decoder(HybridBlock):
+    """Token embedding, `_bench_models.encoder`'s transformer layers, a log_softmax over the
+    vocabulary."""
+
     def __init__(self, layers, units, vocab=100, **kw):
         super().__init__(**kw)
         with self.name_scope():
             self.emb = nn.Embedding(vocab, units)
-            self.layers = nn.HybridSequential()
-            for _ in range(layers):
-                self.layers.add(_Layer(units, 4))
-            self.out = nn.Dense(vocab, flatten=False)
+            self.layers = encoder(mx, layers, units, 4, 4 * units, prefix="layers_")
+            self.out = nn.Dense(vocab, flatten=False, in_units=units)
 
     def hybrid_forward(self, F, tokens):
         return F.log_softmax(self.out(self.layers(self.emb(tokens))), axis=-1)

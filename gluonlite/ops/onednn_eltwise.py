@@ -26,7 +26,7 @@ Example::
 """
 import numpy as np
 
-from .onednn_softmax import (_BELOW_F32, _HALFWAY, _HI, _LN2, _LO, _LOG2E, _POLY, exp, fma32)
+from .onednn_softmax import _HI, _LN2, _LO, _LOG2E, _POLY, _halfway, exp, fma32
 
 __all__ = ["soft_relu", "soft_relu_grad", "logistic"]
 
@@ -67,7 +67,9 @@ def soft_relu(x):
 # Entries `soft_relu` takes a block at a time: the float64 sums of its 13 multiply-adds
 # (kept for one check at the end) then fill 420 kB, within a core's L2.
 _BLOCK = 4096
-_STEPS = 13  # multiply-adds per entry: 5 of the exp polynomial, 8 of the log one
+# multiply-adds per entry: the exp polynomial's one per coefficient below its top (its
+# constant 1 among them), the log polynomial's likewise
+_STEPS = len(_POLY) + len(_LOG_POLY) - 1
 
 
 class _Work:
@@ -95,11 +97,12 @@ def _soft_relu_into(x, out, work, checked=False):
     v64, steps = work.f64[:m], iter(work.sums[:, :m])
 
     def fma_steps(acc, v, coeffs):   # acc = fma32(acc, v, c) for each c, in place
+        if checked:
+            for c in coeffs:
+                acc[...] = fma32(acc, v, c)
+            return
         np.copyto(v64, v)
         for c in coeffs:
-            if checked:
-                acc[...] = fma32(acc, v, c)
-                continue
             s64 = next(steps)
             np.multiply(acc, v64, out=s64)
             np.add(s64, np.float64(c), out=s64)
@@ -147,9 +150,7 @@ def _soft_relu_into(x, out, work, checked=False):
         np.copyto(out, x, where=keep)
     if checked:
         return
-    sums, bits, tie = work.sums[:, :m], work.bits[:, :m], work.tie[:, :m]
-    np.bitwise_and(sums.view(np.uint64), _BELOW_F32, out=bits)
-    np.equal(bits, _HALFWAY, out=tie)
+    tie = _halfway(work.sums[:, :m], work.bits[:, :m], work.tie[:, :m])
     if tie.any():
         at = np.flatnonzero(tie.any(axis=0))
         again = np.empty(at.size, np.float32)

@@ -101,6 +101,15 @@ _BELOW_F32 = np.uint64((1 << 29) - 1)   # a float64's bits that a float32 rounds
 _HALFWAY = np.uint64(1 << 28)           # ... when it lies halfway between two float32
 
 
+def _halfway(s64, bits=None, out=None):
+    """Whether each float64 entry of `s64` lies exactly halfway between two float32 values
+    (its bits below float32's precision are a one and zeros): the only float64 sums whose
+    rounding to float32 can differ from a single rounding. `bits` (uint64) and `out` (bool),
+    of s64's shape, are optional scratch for the masked bits and the result."""
+    bits = np.bitwise_and(s64.view(np.uint64), _BELOW_F32, out=bits)
+    return np.equal(bits, _HALFWAY, out=out)
+
+
 def fma32(a, b, c):
     """The float32 fused multiply-add ``a * b + c`` rounded once, as the CPU's ``vfmadd``
     gives it (numpy has no fused multiply-add).
@@ -134,7 +143,7 @@ def fma32(a, b, c):
     with np.errstate(over="ignore"):   # beyond float32's range: inf, as the CPU's
         rounded = out.astype(np.float32).ravel()
     # only a float64 sum that fell halfway between two float32 values can round wrong
-    tie = (out.reshape(-1).view(np.uint64) & _BELOW_F32) == _HALFWAY
+    tie = _halfway(out.reshape(-1))
     _fix_halfway(rounded, prod, cs, np.flatnonzero(tie))
     return rounded.reshape(shape)
 
@@ -149,7 +158,7 @@ def _fix_halfway(out, prod, c, where):
     t = prod.ravel()[where]
     cw = np.float64(c) if np.ndim(c) == 0 else c[where].astype(np.float64)
     s = t + cw
-    tie = (s.view(np.uint64) & _BELOW_F32) == _HALFWAY
+    tie = _halfway(s)
     if not tie.any():
         return
     at, t, s = where[tie], t[tie], s[tie]

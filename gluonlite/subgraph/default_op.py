@@ -7,8 +7,6 @@ runs the subgraph as a nested compiled plan (`gluonlite.executor.plan.compile_pl
 and backward; being ``stateful``, its last (hidden) output carries the nested plan and its
 saved values from the forward to the vjp. Every rule of the operator is in this file.
 """
-import numpy as np
-
 from ..ops import registry
 from ..ops.registry import Operator, Params, Rules, Signature, Traits
 from ..symbol.symbol import Node, topo_nodes
@@ -27,8 +25,7 @@ OP_NAME = "_default_subgraph_op"
 class _Meta:
     """What the rules need from the subgraph, computed once per subgraph object."""
 
-    __slots__ = ("sub", "vars", "input_names", "output_names", "aux_mask", "grad_inputs",
-                 "dtypes")
+    __slots__ = ("sub", "vars", "input_names", "output_names", "aux_mask", "grad_inputs")
 
     def __init__(self, sub):
         self.sub = sub
@@ -45,9 +42,6 @@ class _Meta:
         # auxiliary states of the node too, so a partitioned graph lists the same ones
         self.aux_mask = [n in aux for n in names]
         self.grad_inputs = [not a for a in self.aux_mask]
-        # the dtype rule's answers by the inputs' known dtypes: a graph holding this node
-        # infers it again at every new input shape, with the same dtypes
-        self.dtypes = {}
 
 
 def subgraph_meta(p):
@@ -124,11 +118,6 @@ def _vjp(p, rc, xs, ys, gys, need):
 
 def _infer(p, known, what):
     meta = subgraph_meta(p)
-    if what == "dtype":
-        key = tuple(None if k is None else np.dtype(k) for k in known)
-        hit = meta.dtypes.get(key)
-        if hit is not None:
-            return list(hit[0]), list(hit[1])
     given = {v.name: k for v, k in zip(meta.vars, known) if k is not None}
     if what == "shape":
         values, _ = infer_graph(meta.sub, given, None, None, what="shape")
@@ -136,8 +125,6 @@ def _infer(p, known, what):
         _, values = infer_graph(meta.sub, None, given, None, what="dtype")
     ins = [values.get((id(v), 0)) for v in meta.vars]
     outs = [values.get((id(n), i)) for n, i in meta.sub.outputs]
-    if what == "dtype":
-        meta.dtypes[key] = (tuple(ins), tuple(outs))
     return ins, outs
 
 
