@@ -68,8 +68,8 @@ def test_plans_at_new_shapes_and_dtypes_infer_what_a_fresh_graph_does():
 
 
 def test_a_hybridized_block_with_fused_nodes_gives_imperative_results_at_each_new_shape():
-    # the inference backend's fused nodes hold subgraphs whose dtype rule is asked again
-    # at every new shape (and answered from what it said before)
+    # the inference backend's fused chains, compiled again at each new shape with the
+    # dtypes kept from the block's first plan
     net = gluon.nn.HybridSequential()
     net.add(gluon.nn.Dense(6, flatten=False), gluon.nn.BatchNorm(axis=-1),
             gluon.nn.Activation("relu"), gluon.nn.Dense(2, flatten=False))
@@ -84,3 +84,23 @@ def test_a_hybridized_block_with_fused_nodes_gives_imperative_results_at_each_ne
     net.cast("float64")
     for x in xs64:
         assert net(x).dtype == np.float64
+
+
+def test_a_subgraph_node_infers_each_half_at_each_new_shape():
+    # a partitioned graph's node runs its subgraph as a nested plan: its shape rule infers
+    # the subgraph's shapes alone at each new shape, its dtype rule its dtypes alone, once
+    # (the graph's plans keep them)
+    from gluonlite.subgraph import partition_graph
+    x, w = sym.var("x"), sym.var("w")
+    y = sym.Cast(sym.tanh(sym.dot(x, w)) * 2, dtype="float64") + 1
+    part = partition_graph(y, "default", ["dot", "tanh", "_mul_scalar"])
+    assert any(n.op is not None and n.op.name == "_default_subgraph_op"
+               for n in topo_nodes(part.outputs))
+    op = CachedOp(part)
+    rng = np.random.default_rng(2)
+    wv = rng.standard_normal((3, 2)).astype(np.float32)
+    for n in (1, 4, 2):
+        xv = rng.standard_normal((n, 3)).astype(np.float32)
+        out, = op(*[nd.array(xv if name == "x" else wv) for name in op.input_names])
+        assert out.dtype == np.float64 and out.shape == (n, 2)
+        np.testing.assert_allclose(out.asnumpy(), np.tanh(xv @ wv) * 2 + 1, rtol=1e-6)
