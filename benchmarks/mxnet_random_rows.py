@@ -30,6 +30,8 @@ CASES = [
     ("nd.random.uniform, 1 million values", "nd.random.uniform", {"shape": (1 << 20,)}),
     ("nd.random.normal, 1 million values", "nd.random.normal", {"shape": (1 << 20,)}),
     ("Dropout(0.5) in training, 3 million values", "Dropout", {"shape": (3 << 20,)}),
+    ("Dropout(0.5) in training, 24 576 values (a small transformer layer's)", "Dropout",
+     {"shape": (64, 12, 32)}),
     ("nd.random.gamma, a shape per value, 9600 values", "nd.random.gamma",
      {"alpha": ("array", "shape", 9600), "beta": ("array", "ones", 9600)}),
     ("nd.random.poisson, a rate per value, 8192 values", "nd.random.poisson",

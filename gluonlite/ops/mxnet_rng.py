@@ -51,6 +51,13 @@ _RUN_BY_RUN = 4096
 # words a round of normals reads
 _SINGLE_CHUNK = 1 << 20
 _NORMAL_ROUND = 4096  # most values a run keeps in one round of `_Twisters.normal`
+# A draw over at least `_AHEAD_RUNS` runs, each reading at most a quarter of `_AHEAD_WIDTH`
+# words, takes them from rows its twisters read ahead (`_Ahead`): one gather for all the runs
+# in place of a call per twister (1.3 us a run). A uniform draw of 24 576 values (384 runs of
+# 64, a Dropout mask) takes 0.12 ms against 0.45, of 104 000 (1020 runs) 0.5 against 1.4.
+# 1024 rows of 1024 32-bit words are 4 MB.
+_AHEAD_RUNS = 64
+_AHEAD_WIDTH = 1024
 _NONE = np.empty(0, np.uint64)
 # `canonical`'s constants: the scale of a word (two words) and the largest uniform below 1
 _SCALE32, _SCALE64 = np.float32(1.0 / _TWO32), 1.0 / _TWO32 ** 2
@@ -175,13 +182,14 @@ def canonical(words, dtype):
         from gluonlite.ops.mxnet_rng import canonical
         canonical(np.array([0, 2**31], np.uint32), np.float32)   # array([0. , 0.5], ...)
     """
-    w = np.asarray(words, dtype=np.uint64)
+    w = np.asarray(words)
     if np.dtype(dtype) == np.float32:
-        u = w.astype(np.float32)
+        u = w.astype(np.float32)  # from 32 or 64 bits: the word's value rounded once
         u *= _SCALE32
         top = _BELOW_ONE32
     else:
         # (w1 + w2 * 2**32) rounded to double once, then scaled (exactly) by 2**-64
+        w = w.astype(np.uint64, copy=False)
         u = (w[0::2] | (w[1::2] << _SHIFT32)).astype(np.float64)
         u *= _SCALE64
         top = _BELOW_ONE64
@@ -272,6 +280,62 @@ def _normal_run(tw, n, dtype):
     return out
 
 
+class _Ahead:
+    """Words read ahead from twisters 0..T-1 of the parallel stream, one row of
+    `_AHEAD_WIDTH` each (32-bit, as the twisters make them), and the next unread column of
+    each row: what draws over many short runs read (`take`), so that a draw gathers all its
+    runs' words at once and a twister is called only when its row runs out.
+
+    A row's unread words are its twister's next ones: the twister has read them (they count
+    in its `drawn`), and any words it holds handed back come after them. Anything else that
+    reads the twister hands them back to it first (`hand_back`)."""
+
+    def __init__(self):
+        self.block = np.empty((0, _AHEAD_WIDTH), dtype=np.uint32)
+        self.at = np.empty(0, dtype=np.int64)
+
+    def hand_back(self, i, tw):
+        """Give twister `i` (`tw`) its row's unread words back (a copy: the row is refilled
+        later); the row is then empty."""
+        if i < len(self.at) and self.at[i] < _AHEAD_WIDTH:
+            tw.unread(self.block[i, self.at[i]:].astype(np.uint64))
+            self.at[i] = _AHEAD_WIDTH
+
+    def hand_all_back(self, pool):
+        """`hand_back` every row (before a snapshot of the twisters' counts)."""
+        for i in np.flatnonzero(self.at < _AHEAD_WIDTH).tolist():
+            self.hand_back(i, pool[i])
+
+    def take(self, twister, t, k, last):
+        """The next words of twisters 0..t-1: `k` of each, `last` (at most k) of the last,
+        in run order, a flat uint32 array; ``twister(i)`` gives twister i, seeded, for a row
+        that runs out (k at most `_AHEAD_WIDTH`)."""
+        if t > len(self.at):  # rows for the twisters not read ahead yet, empty
+            block = np.empty((t, _AHEAD_WIDTH), dtype=np.uint32)
+            block[:len(self.at)] = self.block
+            self.block = block
+            self.at = np.concatenate([self.at, np.full(t - len(self.at), _AHEAD_WIDTH)])
+        at = self.at[:t]
+        for r in np.flatnonzero(at > _AHEAD_WIDTH - k).tolist():
+            row, a = self.block[r], int(at[r])
+            rest = _AHEAD_WIDTH - a
+            row[:rest] = row[a:]
+            twister(r).into(row[rest:])
+            at[r] = 0
+        out = np.empty((t - 1) * k + last, dtype=np.uint32)
+        a = int(at[0])
+        if (at[:-1] == a).all():  # draws of one size keep the rows in step: two slices
+            out[:(t - 1) * k].reshape(t - 1, k)[...] = self.block[:t - 1, a:a + k]
+            a = int(at[-1])
+            out[(t - 1) * k:] = self.block[t - 1, a:a + last]
+        else:
+            flat = (np.arange(t) * _AHEAD_WIDTH + at)[:, None] + np.arange(k)
+            np.take(self.block, flat.ravel()[:len(out)], out=out)
+        at += k
+        at[-1] -= k - last
+        return out
+
+
 class _Twisters:
     """The parallel stream: `_STATES` twisters, each seeded the first time it is used after a
     seed (most operators use a few)."""
@@ -280,12 +344,22 @@ class _Twisters:
         self.base = 0
         self._pool = []
         self._live = set()  # twisters seeded for the present base
+        self._ahead = _Ahead()
 
     def seed(self, base):
         self.base = base & _MASK
         self._live = set()
+        # each twister is reseeded when next used: what was read ahead is dropped
+        self._ahead = _Ahead()
 
     def twister(self, i):
+        """Twister `i`, seeded for the present base, with every word it has read ahead for a
+        draw handed back to it: a caller reads it as a plain ``std::mt19937``."""
+        t = self._seeded(i)
+        self._ahead.hand_back(i, t)
+        return t
+
+    def _seeded(self, i):
         while len(self._pool) <= i:
             self._pool.append(_Twister())
         t = self._pool[i]
@@ -295,21 +369,29 @@ class _Twisters:
         return t
 
     @staticmethod
+    def _split(n):
+        """(runs, values a run, values of the last run) of a draw of `n` > 0 values."""
+        step = -(-n // min(-(-n // _MIN_RUN), _STATES))
+        runs = -(-n // step)
+        return runs, step, n - (runs - 1) * step
+
+    @staticmethod
     def runs(n):
         """[(twister, start, stop)] of an operator drawing `n` values (MXNet's LaunchRNG)."""
         if n <= 0:
             return []
-        t = min(-(-n // _MIN_RUN), _STATES)
-        step = -(-n // t)
-        return [(i, i * step, min(n, (i + 1) * step)) for i in range(t) if i * step < n]
+        t, step, _ = _Twisters._split(n)
+        return [(i, i * step, min(n, (i + 1) * step)) for i in range(t)]
 
     def words(self, n, per=1):
-        """`per` consecutive words for each of `n` values, in the values' order: (n * per,)."""
-        return self._words(self.runs(n), per)
-
-    def _words(self, runs, per):
+        """`per` consecutive words for each of `n` values, in the values' order: (n * per,),
+        uint32 or uint64."""
+        if n > 0:
+            t, step, last = self._split(n)
+            if t >= _AHEAD_RUNS and 4 * per * step <= _AHEAD_WIDTH:
+                return self._ahead.take(self._seeded, t, per * step, per * last)
         return np.concatenate([self.twister(i).words(per * (e - s))
-                               for i, s, e in runs] or [np.empty(0, np.uint64)])
+                               for i, s, e in self.runs(n)] or [np.empty(0, np.uint64)])
 
     def rows(self, twisters, width):
         """The next `width` words of each of `twisters`, one row each: (len, width), filled
@@ -329,11 +411,10 @@ class _Twisters:
         initialization), which otherwise spent most of it paging in the words' array."""
         f32 = np.dtype(dtype) == np.float32
         per, ftype = (1, np.float32) if f32 else (2, np.float64)
-        runs = self.runs(n)
-        if not runs or runs[0][2] - runs[0][1] < _RUN_BY_RUN:
-            return canonical(self._words(runs, per), ftype)
+        if n <= 0 or self._split(n)[1] < _RUN_BY_RUN:
+            return canonical(self.words(n, per), ftype)
         return _uniforms_into(np.empty(n, dtype=ftype),
-                              [(self.twister(i), s, e) for i, s, e in runs], per)
+                              [(self.twister(i), s, e) for i, s, e in self.runs(n)], per)
 
     def normal(self, n, dtype):
         """`n` standard normals of `dtype` (float32 or float64), one per accepted pair.
@@ -382,9 +463,11 @@ class _Twisters:
         return out
 
     def state(self):
+        self._ahead.hand_all_back(self._pool)
         return self.base, {i: self._pool[i].drawn for i in self._live}
 
     def set_state(self, st):
+        self._ahead = _Ahead()  # each twister below is replayed to its count
         self.base, drawn = st
         self._live = set(drawn)
         for i, count in drawn.items():

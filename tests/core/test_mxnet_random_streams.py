@@ -232,6 +232,9 @@ def test_a_restore_after_long_drawing_starts_from_a_kept_state(monkeypatch):
     # the twisters keep their state every _MARK_EVERY words; a restore replays from the
     # newest kept state at or before the snapshot, and gives the same draws as from the seed
     monkeypatch.setattr(mxnet_rng, "_MARK_EVERY", 100)
+    # each draw reads its 192 words a twister there and then (not a row of 1024 read ahead),
+    # so that five draws leave five marks
+    monkeypatch.setattr(mxnet_rng, "_AHEAD_RUNS", 1 << 40)
     mx.random.seed(12)
     for _ in range(5):
         mx.nd.random.uniform(shape=(64 * 1024 * 3,))
@@ -265,6 +268,53 @@ def test_a_twister_gives_the_same_words_however_they_are_read_and_handed_back(mo
     rest = np.empty(4000 - at, dtype=np.uint64)
     tw.into(rest)
     np.testing.assert_array_equal(np.concatenate(got + [rest]), want)
+
+
+def _mixed_draws():
+    """Draws of many sizes from both streams' samplers, Dropout in training, a rewind and a
+    reseed, in the order a program might make them: the arrays, and the parallel stream's
+    counts at the rewind's snapshot and before the reseed."""
+    out = []
+
+    def keep(a):
+        out.append(a.asnumpy() if hasattr(a, "asnumpy") else np.asarray(a))
+    mx.random.seed(11)
+    for n in (64 * 384, 100, 64 * 1024, 64 * 384, 5000, 64 * 1200, 64 * 64, 104000, 33000):
+        keep(mx.nd.random.uniform(shape=(n,)))
+    keep(mx.nd.random.normal(shape=(30000,)))
+    keep(mx.nd.random.uniform(shape=(64 * 384,), dtype="float64"))
+    keep(mx.nd.random.gamma(2.0, 1.0, shape=(9600,)))
+    keep(mx.nd.random.randint(0, 100, shape=(40000,)))
+    st = mxnet_rng.state()
+    keep(mx.nd.random.uniform(shape=(64 * 384,)))
+    mxnet_rng.set_state(st)
+    keep(mx.nd.random.uniform(shape=(64 * 384,)))
+    x = mx.nd.ones((64, 12, 32))
+    with mx.autograd.record():
+        for i in range(12):
+            keep(mx.nd.Dropout(x[:, :, :32 - 7 * (i % 3)], p=0.3))
+    keep(mx.nd.random.exponential(2.0, shape=(50000,)))
+    keep(mx.np.random.uniform(size=(3000,)))
+    counts = [st[0], mxnet_rng.state()[0]]
+    mx.random.seed(12)
+    keep(mx.nd.random.uniform(shape=(64 * 384,)))
+    return out, counts
+
+
+@pytest.mark.parametrize("width", [256, 1024])
+def test_draws_read_ahead_are_the_draws_made_twister_by_twister(monkeypatch, width):
+    # a draw over many short runs gathers its words from rows its twisters read ahead; any
+    # other read of a twister (the normal, gamma and single-stream samplers, a snapshot)
+    # hands the row back first. Rows of 256 words refill every few draws, part-read.
+    monkeypatch.setattr(mxnet_rng, "_AHEAD_WIDTH", width)
+    ahead, ahead_counts = _mixed_draws()
+    monkeypatch.setattr(mxnet_rng, "_AHEAD_RUNS", 1 << 40)
+    plain, plain_counts = _mixed_draws()
+    assert len(ahead) == len(plain) == 30
+    for a, b in zip(ahead, plain):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
+    assert ahead_counts == plain_counts
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
