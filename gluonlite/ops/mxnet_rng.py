@@ -281,44 +281,46 @@ def _normal_run(tw, n, dtype):
 
 
 class _Ahead:
-    """Words read ahead from twisters 0..T-1 of the parallel stream, one row of
-    `_AHEAD_WIDTH` each (32-bit, as the twisters make them), and the next unread column of
-    each row: what draws over many short runs read (`take`), so that a draw gathers all its
-    runs' words at once and a twister is called only when its row runs out.
+    """Words read ahead from twisters 0..T-1 of the parallel stream, a row of `width` words
+    each (`_AHEAD_WIDTH` when made; 32-bit, as the twisters make them), and the next unread
+    column of each row: what draws over many short runs read (`take`), so that a draw
+    gathers all its runs' words at once and a twister is called only when its row runs out.
 
     A row's unread words are its twister's next ones: the twister has read them (they count
     in its `drawn`), and any words it holds handed back come after them. Anything else that
     reads the twister hands them back to it first (`hand_back`)."""
 
     def __init__(self):
-        self.block = np.empty((0, _AHEAD_WIDTH), dtype=np.uint32)
+        self.width = _AHEAD_WIDTH
+        self.block = np.empty((0, self.width), dtype=np.uint32)
         self.at = np.empty(0, dtype=np.int64)
 
     def hand_back(self, i, tw):
         """Give twister `i` (`tw`) its row's unread words back (a copy: the row is refilled
         later); the row is then empty."""
-        if i < len(self.at) and self.at[i] < _AHEAD_WIDTH:
+        if i < len(self.at) and self.at[i] < self.width:
             tw.unread(self.block[i, self.at[i]:].astype(np.uint64))
-            self.at[i] = _AHEAD_WIDTH
+            self.at[i] = self.width
 
     def hand_all_back(self, pool):
         """`hand_back` every row (before a snapshot of the twisters' counts)."""
-        for i in np.flatnonzero(self.at < _AHEAD_WIDTH).tolist():
+        for i in np.flatnonzero(self.at < self.width).tolist():
             self.hand_back(i, pool[i])
 
     def take(self, twister, t, k, last):
         """The next words of twisters 0..t-1: `k` of each, `last` (at most k) of the last,
         in run order, a flat uint32 array; ``twister(i)`` gives twister i, seeded, for a row
-        that runs out (k at most `_AHEAD_WIDTH`)."""
+        that runs out (k at most the rows' `width`)."""
+        w = self.width
         if t > len(self.at):  # rows for the twisters not read ahead yet, empty
-            block = np.empty((t, _AHEAD_WIDTH), dtype=np.uint32)
+            block = np.empty((t, w), dtype=np.uint32)
             block[:len(self.at)] = self.block
             self.block = block
-            self.at = np.concatenate([self.at, np.full(t - len(self.at), _AHEAD_WIDTH)])
+            self.at = np.concatenate([self.at, np.full(t - len(self.at), w)])
         at = self.at[:t]
-        for r in np.flatnonzero(at > _AHEAD_WIDTH - k).tolist():
+        for r in np.flatnonzero(at > w - k).tolist():
             row, a = self.block[r], int(at[r])
-            rest = _AHEAD_WIDTH - a
+            rest = w - a
             row[:rest] = row[a:]
             twister(r).into(row[rest:])
             at[r] = 0
@@ -329,7 +331,7 @@ class _Ahead:
             a = int(at[-1])
             out[(t - 1) * k:] = self.block[t - 1, a:a + last]
         else:
-            flat = (np.arange(t) * _AHEAD_WIDTH + at)[:, None] + np.arange(k)
+            flat = (np.arange(t) * w + at)[:, None] + np.arange(k)
             np.take(self.block, flat.ravel()[:len(out)], out=out)
         at += k
         at[-1] -= k - last
@@ -388,7 +390,7 @@ class _Twisters:
         uint32 or uint64."""
         if n > 0:
             t, step, last = self._split(n)
-            if t >= _AHEAD_RUNS and 4 * per * step <= _AHEAD_WIDTH:
+            if t >= _AHEAD_RUNS and 4 * per * step <= self._ahead.width:
                 return self._ahead.take(self._seeded, t, per * step, per * last)
         return np.concatenate([self.twister(i).words(per * (e - s))
                                for i, s, e in self.runs(n)] or [np.empty(0, np.uint64)])
