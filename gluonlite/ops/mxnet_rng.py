@@ -280,6 +280,15 @@ def _normal_run(tw, n, dtype):
     return out
 
 
+def _refill(row, at, tw):
+    """Move a read-ahead row's unread words (from column `at` on) to its front and fill the
+    rest with twister `tw`'s next words, so that the row again holds the twister's next
+    ``len(row)`` words from column 0."""
+    rest = len(row) - at
+    row[:rest] = row[at:]
+    tw.into(row[rest:])
+
+
 class _Ahead:
     """Words read ahead from twisters 0..T-1 of the parallel stream, a row of `width` words
     each (`_AHEAD_WIDTH` when made; 32-bit, as the twisters make them), and the next unread
@@ -319,10 +328,7 @@ class _Ahead:
             self.at = np.concatenate([self.at, np.full(t - len(self.at), w)])
         at = self.at[:t]
         for r in np.flatnonzero(at > w - k).tolist():
-            row, a = self.block[r], int(at[r])
-            rest = w - a
-            row[:rest] = row[a:]
-            twister(r).into(row[rest:])
+            _refill(self.block[r], int(at[r]), twister(r))
             at[r] = 0
         out = np.empty((t - 1) * k + last, dtype=np.uint32)
         a = int(at[0])

@@ -22,7 +22,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from .mxnet_gamma import accept, below_one, constants, gamma_values
-from .mxnet_rng import _NONE, PARALLEL, SINGLE, canonical, polar
+from .mxnet_rng import _NONE, PARALLEL, SINGLE, _refill, canonical, polar
 
 __all__ = ["uniform", "normal", "exponential", "randint", "dropout_mask", "np_uniform",
            "np_normal", "gamma", "poisson", "negative_binomial", "generalized_negative_binomial",
@@ -249,9 +249,7 @@ class _Lanes:
         """The next `k` words (k <= `_AHEAD`) of each lane in `lanes`, (len(lanes), k), left
         unread."""
         for lane in lanes[self._pos[lanes] + k > _AHEAD].tolist():
-            rest = self._buf[lane, self._pos[lane]:].copy()
-            self._buf[lane, :len(rest)] = rest
-            self.twisters[lane].into(self._buf[lane, len(rest):])
+            _refill(self._buf[lane], int(self._pos[lane]), self.twisters[lane])
             self._pos[lane] = 0
         return self._buf[lanes[:, None], self._pos[lanes, None] + np.arange(k)]
 
