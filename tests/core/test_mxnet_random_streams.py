@@ -228,15 +228,17 @@ def test_poisson_counts_do_not_depend_on_how_they_are_counted(settings):
         np.testing.assert_array_equal(x, y)
 
 
-def test_a_restore_after_long_drawing_starts_from_a_kept_state(monkeypatch):
+@pytest.mark.parametrize("read_ahead", [False, True])
+def test_a_restore_after_long_drawing_starts_from_a_kept_state(monkeypatch, read_ahead):
     # the twisters keep their state every _MARK_EVERY words; a restore replays from the
-    # newest kept state at or before the snapshot, and gives the same draws as from the seed
+    # newest kept state at or before the snapshot, and gives the same draws as from the seed.
+    # Each draw reads 192 words a twister: there and then (five draws leave five marks), or
+    # from rows of 1024 read ahead (a mark at each refill: thirty draws leave six)
     monkeypatch.setattr(mxnet_rng, "_MARK_EVERY", 100)
-    # each draw reads its 192 words a twister there and then (not a row of 1024 read ahead),
-    # so that five draws leave five marks
-    monkeypatch.setattr(mxnet_rng, "_AHEAD_RUNS", 1 << 40)
+    if not read_ahead:
+        monkeypatch.setattr(mxnet_rng, "_AHEAD_RUNS", 1 << 40)
     mx.random.seed(12)
-    for _ in range(5):
+    for _ in range(30 if read_ahead else 5):
         mx.nd.random.uniform(shape=(64 * 1024 * 3,))
     twister = mxnet_rng.PARALLEL.twister(0)
     assert len(twister._marks) == mxnet_rng._MARKS  # only the newest are kept
@@ -246,7 +248,8 @@ def test_a_restore_after_long_drawing_starts_from_a_kept_state(monkeypatch):
         mx.nd.random.uniform(shape=(64 * 1024,))
     oldest = twister._marks[0][0]
     mxnet_rng.set_state(st)
-    assert oldest <= twister.drawn <= twister._marks[-1][0] + 100  # not replayed from the seed
+    # not replayed from the seed: from a mark within one read (192 or 1024 words) of st
+    assert oldest <= twister.drawn <= twister._marks[-1][0] + (1024 if read_ahead else 192)
     np.testing.assert_array_equal(mx.nd.random.normal(shape=(70000,)).asnumpy(), a)
 
 
@@ -315,6 +318,24 @@ def test_draws_read_ahead_are_the_draws_made_twister_by_twister(monkeypatch, wid
         assert a.dtype == b.dtype
         np.testing.assert_array_equal(a, b)
     assert ahead_counts == plain_counts
+
+
+def test_rows_read_ahead_keep_their_width_when_the_setting_changes(monkeypatch):
+    # rows made 256 words wide are read as 256 wide after the setting goes back to 1024
+    # (a test's monkeypatch undone between draws), until a seed makes new ones
+    def draws():
+        mx.random.seed(5)
+        first = mx.nd.random.uniform(shape=(64 * 384,)).asnumpy()
+        monkeypatch.setattr(mxnet_rng, "_AHEAD_WIDTH", 1024)
+        # past the rows' 256 words: read as 1024 wide, a row would not refill in time
+        return [first] + [mx.nd.random.uniform(shape=(64 * n,)).asnumpy()
+                          for n in (384, 100, 384, 384, 384, 200)]
+    monkeypatch.setattr(mxnet_rng, "_AHEAD_WIDTH", 256)
+    changed = draws()
+    monkeypatch.setattr(mxnet_rng, "_AHEAD_RUNS", 1 << 40)
+    plain = draws()
+    for a, b in zip(changed, plain):
+        np.testing.assert_array_equal(a, b)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
