@@ -16,7 +16,8 @@ value for all lanes at once), as if each value took the first accepted pair and 
 accepted it; one vectorized pass then checks every placed value, and each lane keeps its values
 up to its first that failed (a normal at or below -k, or a rejection, about one value in 20
 to 50), which continues after the words that attempt used. Lanes run off their window's end
-read a new one; the words read ahead and not used go back to the twisters.
+read a new one; the words a window looked at and did not use stay their twisters' next
+(`mxnet_rng`'s ``PARALLEL.peek``).
 """
 import math
 
@@ -112,59 +113,76 @@ def below_one(vals, u2, a, ftype):
 
 
 class _Window:
-    """Each lane's next `width` words and what an attempt starting at each of them gives."""
+    """Each lane's next `width` words and what an attempt starting at each of them gives.
 
-    def __init__(self, twisters, width, ftype):
+    Every table holds one row of `row` entries a lane, and a position is a flat index into
+    them (the lane's row start plus its word): one `take` reads a position's entry for all
+    lanes and values of a block at once, where a (lane, word) index pair costs two gathers
+    and a broadcast. Rows run past the words (`end`) to `row`, so that the positions an
+    attempt's checks read are indices without clipping; past the words a position holds no
+    accepted pair and its attempt does not fit (`fits`)."""
+
+    def __init__(self, words, ftype):
         self.per = per = 1 if ftype == np.float32 else 2
-        self.words = PARALLEL.rows(twisters, width)
-        w = self.words
+        w = words
         if per == 1:
             u = canonical(w.ravel(), np.float32).reshape(w.shape)
         else:  # the uniform starting at each word: that word and the next
             pairs = np.stack([w[:, :-1], w[:, 1:]], axis=-1)
             u = canonical(pairs.ravel(), np.float64).reshape(w.shape[0], -1)
-        self.u = u
-        n_pair = u.shape[1] - per  # the pair at p reads the uniforms at p and p + per
+        lanes, end = u.shape
+        # an attempt reads its pair's uniforms at q and q + per and its test's at q + 2 per
+        self.end, self.row = end, end + 2 * per + 1
+        self.base = np.arange(lanes, dtype=np.int64) * self.row
+        n_pair = end - per  # the pair at q reads the uniforms at q and q + per
         _, y, r2, ok = _points(u[:, :n_pair], u[:, per:per + n_pair], ftype)
-        # the normal and log(1 - u) are needed where attempts land only (`normal_at`,
-        # `log1m_at`): a few values a lane, against a whole window of positions
-        self.y, self.r2, self.ok = y, r2, ok
-        # the next accepted pair at or after p: attempts step by a pair's words (2 per)
-        big = np.iinfo(np.int64).max // 2
-        idx = np.where(ok, np.arange(n_pair), big)
-        nxt = np.empty_like(idx)
+
+        def table(x, fill):
+            t = np.full((lanes, self.row), fill, dtype=x.dtype)
+            t[:, :x.shape[1]] = x
+            return t.ravel()
+
+        self.u = table(u, 0.5)
+        self.y = table(y, 0)
+        # the normal needs the radius of accepted pairs only: a rejected one's any finite value
+        self.r2 = table(np.where(ok, r2, r2.dtype.type(0.5)), 0.5)
+        # the next accepted pair at or after q (none: `end`); attempts step by a pair's words
+        idx = np.where(ok, np.arange(n_pair), end)
+        nxt = np.full((lanes, self.row), end, dtype=np.int64)
         step = 2 * per
         for r0 in range(step):
             col = idx[:, r0::step]
-            nxt[:, r0::step] = np.minimum.accumulate(col[:, ::-1], axis=1)[:, ::-1]
-        # positions run to the window's end (`end`, where no attempt fits: the next pair
-        # `big`), so that a position is always an index
-        self.end = end = u.shape[1]
-        self.nxt = np.concatenate([nxt, np.full((nxt.shape[0], end + 1 - n_pair), big)],
-                                  axis=1)
-        self.n_pair, self.big = n_pair, big
-        # where the next value starts if the one starting at p keeps its first pair and is
+            nxt[:, r0:n_pair:step] = np.minimum.accumulate(col[:, ::-1], axis=1)[:, ::-1]
+        # where the next value starts if the one starting at q keeps its first pair and is
         # accepted (shape at least 1; below 1 one word more): one gather a value
-        self.jump = np.minimum(self.nxt + 3 * per, end)
+        local_jump = np.minimum(nxt + 3 * per, end)
+        self._nxt_local = nxt
+        flat = self.base[:, None]
+        self.nxt = (nxt + flat).ravel()
+        self.jump = (local_jump + flat).ravel()
         self._jump_small = None
 
-    def normal_at(self, lanes, q):
-        """The normal y * sqrt(-2 log r2 / r2) of the accepted pairs at positions `q` of
-        `lanes` (arrays of one shape), computed as `mxnet_rng.polar` computes it."""
-        r = self.r2[lanes, q]
-        # a position past the last accepted pair gathers a rejected one: any finite value
-        # (it is never kept)
-        return self.y[lanes, q] * _mult(np.where(self.ok[lanes, q], r, r.dtype.type(0.5)))
+    def fits(self, at, lanes, words):
+        """Whether the attempts at flat positions `at` (of `lanes`, broadcasting) have their
+        `words` words (an int or array) inside the window."""
+        return at + words <= self.base[lanes] + self.end
 
-    def log1m_at(self, lanes, q):
-        """``log(1 - u)`` in double of the uniforms at positions `q` of `lanes`."""
-        return np.log(1.0 - self.u[lanes, q].astype(np.float64))
+    def normal_at(self, q):
+        """The normal y * sqrt(-2 log r2 / r2) of the accepted pairs at flat positions `q`,
+        computed as `mxnet_rng.polar` computes it (a rejected pair's: any finite value, never
+        kept)."""
+        return self.y.take(q) * _mult(self.r2.take(q))
+
+    def log1m_at(self, q):
+        """``log(1 - u)`` in double of the uniforms at flat positions `q`."""
+        return np.log(1.0 - self.u.take(q).astype(np.float64))
 
     @property
     def jump_small(self):
         """`jump` for a shape below 1 (one word more), made when a block holds one."""
         if self._jump_small is None:
-            self._jump_small = np.minimum(self.nxt + 4 * self.per, self.end)
+            self._jump_small = (np.minimum(self._nxt_local + 4 * self.per, self.end)
+                                + self.base[:, None]).ravel()
         return self._jump_small
 
 
@@ -195,7 +213,6 @@ def gamma_values(a, b, n, ftype):
     runs = PARALLEL.runs(n)
     if not runs:
         return out
-    twisters = [PARALLEL.twister(i) for i, _, _ in runs]
     nxt_value = np.array([s for _, s, _ in runs], dtype=np.int64)
     stop = np.array([e for _, _, e in runs], dtype=np.int64)
     d, k, c = constants(a, ftype)
@@ -208,13 +225,13 @@ def gamma_values(a, b, n, ftype):
         # a value takes 3.5 words on average (a pair is kept 4 times in 5)
         # (at least one attempt's words, so that every table has a position)
         width = max(4 * per, min(max(_WINDOW, slack), per * (4 * left + slack)))
-        win = _Window([twisters[i] for i in live], width, ftype)
+        words, read = PARALLEL.peek(live, width)
+        win = _Window(words, ftype)
         before = nxt_value.copy()
         pos = np.zeros(len(live), dtype=np.int64)
         nxt_value[live] = _fill(win, pos, nxt_value[live], stop[live], (a, b, d, k, c, small),
                                 out, ftype)
-        for lane, (i, p) in enumerate(zip(live.tolist(), pos.tolist())):
-            twisters[i].unread(win.words[lane, p:])
+        read(pos)
         if (nxt_value == before).all():
             # no lane placed a value: one needs more words than the window held (a long run
             # of rejections, vanishingly rare); read further ahead
@@ -224,61 +241,65 @@ def gamma_values(a, b, n, ftype):
 
 def _fill(win, pos, j, stop, params, out, ftype):
     """Place and check values block by block until every lane is done or has run off its
-    window; `pos` (each lane's position in its window) is advanced in place. Returns each
-    lane's next value."""
+    window; `pos` (each lane's word in its window) is advanced in place. Returns each lane's
+    next value.
+
+    A block's arrays are (step, lane): row s is every lane's s-th value of the block."""
     a, b, d, k, c, small = params
-    per, lanes = win.per, np.arange(len(pos))
-    n_u = win.u.shape[1]
+    per = win.per
+    g = win.base + pos  # flat positions
     while True:
         todo = np.nonzero(j < stop)[0]
         if not len(todo):
-            return j
-        lt = lanes[todo]
+            break
+        m = len(todo)
         steps = min(_BLOCK, int((stop[todo] - j[todo]).max()))
-        starts = np.empty((len(todo), steps), dtype=np.int64)
-        value = j[todo, None] + np.arange(steps)
-        inside = value < stop[todo, None]
-        vi = np.minimum(value, stop[todo, None] - 1)
-        p = pos[todo]
-        sv = small[vi]
+        value = j[todo] + np.arange(steps)[:, None]
+        inside = value < stop[todo]
+        vi = np.minimum(value, stop[todo] - 1)
+        sv = small.take(vi)
         any_small = sv.any()
+        # each value's start if every value before it in the block keeps its first pair
+        starts = np.empty((steps + 1, m), dtype=np.int64)
+        starts[0] = g[todo]
         for s in range(steps):
-            starts[:, s] = p
             if any_small:
-                p = np.where(sv[:, s], win.jump_small[lt, p], win.jump[lt, p])
+                starts[s + 1] = np.where(sv[s], win.jump_small.take(starts[s]),
+                                         win.jump.take(starts[s]))
             else:
-                p = win.jump[lt, p]
-        at = win.nxt[lt[:, None], starts]
-        ok_window = at + (3 + small[vi]) * per <= n_u  # the attempt's words are all here
-        qc = np.minimum(at, win.n_pair - 1)
-        z = win.normal_at(lt[:, None], qc)
-        alive = z > -k[vi]
-        lhs = win.log1m_at(lt[:, None], np.minimum(qc + 2 * per, n_u - 1))
-        accepted, v = accept(z, lhs, d[vi], c[vi], ftype)
-        accepted &= alive
-        good = accepted & ok_window & inside
-        first = np.where(good.all(axis=1), steps, np.argmin(good, axis=1))
-        keep = np.arange(steps) < first[:, None]
-        rows, cols = np.nonzero(keep)
-        dest = value[rows, cols]
-        vals = d[dest] * v[rows, cols] * b[dest].astype(ftype)
-        sm = small[dest]
+                starts[s + 1] = win.jump.take(starts[s])
+        p, starts = starts[steps], starts[:steps]
+        at = win.nxt.take(starts)
+        ok_window = win.fits(at, todo, (3 + sv) * per if any_small else 3 * per)
+        z = win.normal_at(at)
+        alive = z > -k.take(vi)
+        lhs = win.log1m_at(at + 2 * per)
+        accepted, v = accept(z, lhs, d.take(vi), c.take(vi), ftype)
+        # a row of False below the block: a lane whose values all pass stops there
+        good = np.zeros((steps + 1, m), dtype=bool)
+        np.logical_and(accepted, alive, out=good[:steps])
+        good[:steps] &= ok_window
+        good[:steps] &= inside
+        first = good.argmin(axis=0)
+        kept = np.flatnonzero(np.arange(steps)[:, None] < first)
+        dest = value.ravel().take(kept)
+        vals = d.take(dest) * v.ravel().take(kept) * b.take(dest).astype(ftype)
+        sm = small.take(dest)
         if sm.any():  # one more uniform, to the power 1/shape
-            u2 = win.u[lt[rows[sm]], at[rows[sm], cols[sm]] + 3 * per]
+            u2 = win.u.take(at.ravel().take(kept[sm]) + 3 * per)
             vals[sm] = below_one(vals[sm], u2, a[dest[sm]], ftype)
         out[dest] = vals
         # where each lane goes on: after its block, or after its first failed attempt
-        r = np.arange(len(todo))
-        f = np.minimum(first, steps - 1)
         failed = first < steps
-        fq = at[r, f]
-        fstart = starts[r, f]
-        stuck = failed & (~ok_window[r, f] | ~inside[r, f])
-        retry = np.where(alive[r, f], fq + 3 * per, fq + 2 * per)
-        newp = np.where(failed, np.where(stuck, fstart, retry), p)
+        f = np.minimum(first, steps - 1) * m + np.arange(m)
+        fq = at.ravel().take(f)
+        stuck = failed & ~(ok_window.ravel().take(f) & inside.ravel().take(f))
+        retry = fq + np.where(alive.ravel().take(f), 3 * per, 2 * per)
+        g[todo] = np.where(failed, np.where(stuck, starts.ravel().take(f), retry), p)
+        j[todo] += first
         # a lane that ran off its window, or whose block ended past its last value, stops
         # at the value it could not place (the next window starts there)
-        pos[todo] = newp
-        j[todo] = j[todo] + first
-        if stuck.any() and (stuck & (j[todo] < stop[todo])).any():
-            return j
+        if (stuck & (j[todo] < stop[todo])).any():
+            break
+    pos[:] = g - win.base
+    return j

@@ -292,8 +292,11 @@ def _refill(row, at, tw):
 class _Ahead:
     """Words read ahead from twisters 0..T-1 of the parallel stream, a row of `width` words
     each (`_AHEAD_WIDTH` when made; 32-bit, as the twisters make them), and the next unread
-    column of each row: what draws over many short runs read (`take`), so that a draw
-    gathers all its runs' words at once and a twister is called only when its row runs out.
+    column of each row: what draws over many short runs read, so that a draw gathers all its
+    runs' words at once and a twister is called only when its row runs short. A draw of a
+    fixed number of words a value reads them (`take`); a sampler whose values take a varying
+    number looks at each run's next words first and then says how many it used (`peek`,
+    `skip`).
 
     A row's unread words are its twister's next ones: the twister has read them (they count
     in its `drawn`), and any words it holds handed back come after them. Anything else that
@@ -316,16 +319,39 @@ class _Ahead:
         for i in np.flatnonzero(self.at < self.width).tolist():
             self.hand_back(i, pool[i])
 
+    def _grow(self, t):
+        """Rows for twisters up to t - 1 (the new ones empty)."""
+        if t > len(self.at):
+            block = np.empty((t, self.width), dtype=np.uint32)
+            block[:len(self.at)] = self.block
+            self.block = block
+            self.at = np.concatenate([self.at, np.full(t - len(self.at), self.width)])
+
+    def peek(self, twister, lanes, k):
+        """The next `k` words (at most the rows' `width`) of each twister in `lanes` (an
+        ascending int array), a (len(lanes), k) uint32 array of its own, left unread until
+        `skip`; ``twister(i)`` as `take`'s."""
+        w = self.width
+        self._grow(int(lanes[-1]) + 1)
+        for r in lanes[self.at[lanes] > w - k].tolist():
+            _refill(self.block[r], int(self.at[r]), twister(r))
+            self.at[r] = 0
+        at = self.at[lanes]
+        a, lo, hi = int(at[0]), int(lanes[0]), int(lanes[-1]) + 1
+        if hi - lo == len(lanes) and (at == a).all():  # rows in step: one slice
+            return self.block[lo:hi, a:a + k].copy()
+        return self.block.ravel().take((lanes * w + at)[:, None] + np.arange(k))
+
+    def skip(self, lanes, used):
+        """Mark the first used[i] words (peeked before) of twister lanes[i]'s row read."""
+        self.at[lanes] += used
+
     def take(self, twister, t, k, last):
         """The next words of twisters 0..t-1: `k` of each, `last` (at most k) of the last,
         in run order, a flat uint32 array; ``twister(i)`` gives twister i, seeded, for a row
         that runs out (k at most the rows' `width`)."""
         w = self.width
-        if t > len(self.at):  # rows for the twisters not read ahead yet, empty
-            block = np.empty((t, w), dtype=np.uint32)
-            block[:len(self.at)] = self.block
-            self.block = block
-            self.at = np.concatenate([self.at, np.full(t - len(self.at), w)])
+        self._grow(t)
         at = self.at[:t]
         for r in np.flatnonzero(at > w - k).tolist():
             _refill(self.block[r], int(at[r]), twister(r))
@@ -410,6 +436,28 @@ class _Twisters:
             tw.into(row)
         return out
 
+    def peek(self, lanes, k):
+        """The next `k` words of each twister in `lanes` (ascending run indices), one row
+        each, left unread: returns (words, read), words (len(lanes), k) uint32 or uint64,
+        where ``read(used)`` marks the first used[i] words of row i read and leaves the rest
+        the twister's next words.
+
+        Over `_AHEAD_RUNS` twisters or more, with rows of at most half the read-ahead width,
+        the words come from the rows read ahead (`_Ahead.peek`: one gather for all, a
+        twister called when its row runs short); otherwise each twister is read into its
+        row (`rows`) and ``read`` hands its unused words back."""
+        lanes = np.asarray(lanes, dtype=np.int64)
+        if len(lanes) >= _AHEAD_RUNS and 2 * k <= self._ahead.width:
+            words = self._ahead.peek(self._seeded, lanes, k)
+            return words, lambda used: self._ahead.skip(lanes, used)
+        tws = [self.twister(i) for i in lanes.tolist()]
+        words = self.rows(tws, k)
+
+        def read(used):
+            for tw, row, u in zip(tws, words, np.asarray(used).tolist()):
+                tw.unread(row[u:])
+        return words, read
+
     def uniform(self, n, dtype):
         """`n` canonical uniforms of `dtype` (float64 for anything but float32).
 
@@ -439,7 +487,6 @@ class _Twisters:
             return _normal_run(self.twister(0), n, dtype)
         out = np.empty(n, dtype=dtype)
         per = 1 if np.dtype(dtype) == np.float32 else 2
-        tws = [self.twister(i) for i, _, _ in runs]
         at = np.array([s for _, s, _ in runs], dtype=np.int64)
         need = np.array([e - s for _, s, e in runs], dtype=np.int64)
         live = np.arange(len(runs))
@@ -448,7 +495,7 @@ class _Twisters:
             # megabytes (all at once, 23 million values read 2 GB of words)
             k = np.minimum(need[live], _NORMAL_ROUND)
             width = int(k.max() + k.max() // 3 + 8)  # pairs a row
-            rows = self.rows([tws[t] for t in live.tolist()], 2 * per * width)
+            rows, read = self.peek(live, 2 * per * width)
             u = canonical(rows.ravel(), dtype).reshape(len(live), 2 * width)
             _, y, r2, ok = _points(u[:, 0::2], u[:, 1::2], dtype)
             rank = np.cumsum(ok, axis=1)
@@ -458,13 +505,10 @@ class _Twisters:
             # the kept values go to each row's run in order: row-major order is run order
             dest = np.repeat(at[live] - np.cumsum(got) + got, got) + np.arange(got.sum())
             out[dest] = values
-            reached = got == k  # a row that kept its round's values hands back the rest
-            last = np.argmax(rank >= k[:, None], axis=1)  # such a row's last kept pair
-            # Python ints: a numpy scalar a lane costs more than the hand-back itself
-            after = (2 * per * (last + 1)).tolist()
-            for row, (t, fin) in enumerate(zip(live.tolist(), reached.tolist())):
-                if fin:
-                    tws[t].unread(rows[row, after[row]:])
+            # a row that kept its round's values has read up to its last kept pair, any
+            # other row all of its words
+            last = np.argmax(rank >= k[:, None], axis=1)
+            read(np.where(got == k, 2 * per * (last + 1), rows.shape[1]))
             at[live] += got
             need[live] -= got
             live = live[need[live] > 0]

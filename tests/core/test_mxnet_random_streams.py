@@ -287,6 +287,12 @@ def _mixed_draws():
     keep(mx.nd.random.normal(shape=(30000,)))
     keep(mx.nd.random.uniform(shape=(64 * 384,), dtype="float64"))
     keep(mx.nd.random.gamma(2.0, 1.0, shape=(9600,)))
+    # normal and gamma draws over many runs peek at the rows (part-read by the draw before:
+    # gathered, not sliced), a shape below 1 reading one word more a value
+    keep(mx.nd.random.normal(shape=(9600,), dtype="float64"))
+    keep(mx.nd.random.gamma(0.6, 1.0, shape=(64 * 100,)))
+    keep(mx.nd.sample_gamma(mx.nd.array(np.linspace(0.3, 4.0, 9600)), mx.nd.ones((9600,))))
+    keep(mx.nd.random.normal(shape=(9600,)))
     keep(mx.nd.random.randint(0, 100, shape=(40000,)))
     st = mxnet_rng.state()
     keep(mx.nd.random.uniform(shape=(64 * 384,)))
@@ -307,13 +313,14 @@ def _mixed_draws():
 @pytest.mark.parametrize("width", [256, 1024])
 def test_draws_read_ahead_are_the_draws_made_twister_by_twister(monkeypatch, width):
     # a draw over many short runs gathers its words from rows its twisters read ahead; any
-    # other read of a twister (the normal, gamma and single-stream samplers, a snapshot)
-    # hands the row back first. Rows of 256 words refill every few draws, part-read.
+    # the normal and gamma samplers over many runs peek at the same rows; any other read of
+    # a twister (the single-stream samplers, a snapshot) hands the row back first. Rows of
+    # 256 words refill every few draws, part-read.
     monkeypatch.setattr(mxnet_rng, "_AHEAD_WIDTH", width)
     ahead, ahead_counts = _mixed_draws()
     monkeypatch.setattr(mxnet_rng, "_AHEAD_RUNS", 1 << 40)
     plain, plain_counts = _mixed_draws()
-    assert len(ahead) == len(plain) == 30
+    assert len(ahead) == len(plain) == 34
     for a, b in zip(ahead, plain):
         assert a.dtype == b.dtype
         np.testing.assert_array_equal(a, b)
