@@ -18,8 +18,11 @@ In time mode a call that can be repeated (a forward pass, a gradient, a beam sea
 that warm up first) is timed K times (``--repeat``, default 5) and reported as the median, so
 that one slow call on a shared machine does not make the ratio. A case whose call runs once by
 nature (a training run, a first training step whose outputs are compared) keeps its one call.
+A full garbage collection runs before the timed calls, on both sides, so that a collection
+the earlier cases' objects are due does not land in this one's timing.
 """
 import argparse
+import gc
 import json
 import os
 import statistics
@@ -69,6 +72,10 @@ class Ctx:
         the medians kept. Returns the first timed call's result."""
         if warmup:
             fn(*args, **kw)
+        # a full collection now, on both sides: the cases before this one (one process runs
+        # them all) leave objects whose collection would otherwise fall in whichever call
+        # their count happens to cross the threshold in (a 3 ms step measured at 180 ms)
+        gc.collect()
         walls, cpus, first = [], [], None
         for i in range(self.repeat if warmup else 1):
             t, c = time.perf_counter(), time.process_time()
