@@ -329,7 +329,7 @@ class _Ahead:
 
     def peek(self, twister, lanes, k):
         """The next `k` words (at most the rows' `width`) of each twister in `lanes` (an
-        ascending int array), a (len(lanes), k) uint32 array of its own, left unread until
+        ascending, non-empty int array), a (len(lanes), k) uint32 array of its own, left unread until
         `skip`; ``twister(i)`` as `take`'s."""
         w = self.width
         self._grow(int(lanes[-1]) + 1)
@@ -437,8 +437,8 @@ class _Twisters:
         return out
 
     def peek(self, lanes, k):
-        """The next `k` words of each twister in `lanes` (ascending run indices), one row
-        each, left unread: returns (words, read), words (len(lanes), k) uint32 or uint64,
+        """The next `k` words of each twister in `lanes` (ascending run indices, at least
+        one), one row each, left unread: returns (words, read), words (len(lanes), k) uint32 or uint64,
         where ``read(used)`` marks the first used[i] words of row i read and leaves the rest
         the twister's next words.
 
