@@ -113,7 +113,8 @@ def below_one(vals, u2, a, ftype):
 
 
 class _Window:
-    """Each lane's next `width` words and what an attempt starting at each of them gives.
+    """What an attempt starting at each of a window's words gives, for each lane: `words` is
+    one row a lane of its run's next words (uint32 or uint64).
 
     Every table holds one row of `row` entries a lane, and a position is a flat index into
     them (the lane's row start plus its word): one `take` reads a position's entry for all
@@ -124,12 +125,11 @@ class _Window:
 
     def __init__(self, words, ftype):
         self.per = per = 1 if ftype == np.float32 else 2
-        w = words
         if per == 1:
-            u = canonical(w.ravel(), np.float32).reshape(w.shape)
+            u = canonical(words.ravel(), np.float32).reshape(words.shape)
         else:  # the uniform starting at each word: that word and the next
-            pairs = np.stack([w[:, :-1], w[:, 1:]], axis=-1)
-            u = canonical(pairs.ravel(), np.float64).reshape(w.shape[0], -1)
+            pairs = np.stack([words[:, :-1], words[:, 1:]], axis=-1)
+            u = canonical(pairs.ravel(), np.float64).reshape(words.shape[0], -1)
         lanes, end = u.shape
         # an attempt reads its pair's uniforms at q and q + per and its test's at q + 2 per
         self.end, self.row = end, end + 2 * per + 1

@@ -329,8 +329,8 @@ class _Ahead:
 
     def peek(self, twister, lanes, k):
         """The next `k` words (at most the rows' `width`) of each twister in `lanes` (an
-        ascending, non-empty int array), a (len(lanes), k) uint32 array of its own, left unread until
-        `skip`; ``twister(i)`` as `take`'s."""
+        ascending, non-empty int array), a (len(lanes), k) uint32 array of its own, left
+        unread until `skip`; ``twister(i)`` as `take`'s."""
         w = self.width
         self._grow(int(lanes[-1]) + 1)
         for r in lanes[self.at[lanes] > w - k].tolist():
@@ -438,9 +438,9 @@ class _Twisters:
 
     def peek(self, lanes, k):
         """The next `k` words of each twister in `lanes` (ascending run indices, at least
-        one), one row each, left unread: returns (words, read), words (len(lanes), k) uint32 or uint64,
-        where ``read(used)`` marks the first used[i] words of row i read and leaves the rest
-        the twister's next words.
+        one), one row each, left unread: returns (words, read), words (len(lanes), k) uint32
+        or uint64, where ``read(used)`` marks the first used[i] words of row i read and leaves
+        the rest the twister's next words.
 
         Over `_AHEAD_RUNS` twisters or more, with rows of at most half the read-ahead width,
         the words come from the rows read ahead (`_Ahead.peek`: one gather for all, a
