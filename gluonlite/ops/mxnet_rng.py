@@ -448,8 +448,7 @@ class _Twisters:
         row (`rows`) and ``read`` hands its unused words back."""
         lanes = np.asarray(lanes, dtype=np.int64)
         if len(lanes) >= _AHEAD_RUNS and 2 * k <= self._ahead.width:
-            words = self._ahead.peek(self._seeded, lanes, k)
-            return words, lambda used: self._ahead.skip(lanes, used)
+            return self.look(lanes, k), lambda used: self.skip(lanes, used)
         tws = [self.twister(i) for i in lanes.tolist()]
         words = self.rows(tws, k)
 
@@ -457,6 +456,18 @@ class _Twisters:
             for tw, row, u in zip(tws, words, np.asarray(used).tolist()):
                 tw.unread(row[u:])
         return words, read
+
+    def look(self, lanes, k):
+        """The next `k` words (at most the rows' width) of each twister in `lanes`
+        (ascending run indices, at least one) from the rows read ahead, whatever their
+        number: (len(lanes), k) uint32, left unread until `skip`. For a sampler that looks
+        a few words ahead at every step of its runs (the rejection samplers' `_Lanes`), so
+        that a twister is called only when its row runs short."""
+        return self._ahead.peek(self._seeded, np.asarray(lanes, dtype=np.int64), k)
+
+    def skip(self, lanes, used):
+        """Mark the first used[i] words `look` gave of twister lanes[i] read."""
+        self._ahead.skip(lanes, used)
 
     def uniform(self, n, dtype):
         """`n` canonical uniforms of `dtype` (float64 for anything but float32).

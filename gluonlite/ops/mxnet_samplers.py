@@ -22,7 +22,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from .mxnet_gamma import accept, below_one, constants, gamma_values
-from .mxnet_rng import _NONE, PARALLEL, SINGLE, _refill, canonical, polar
+from .mxnet_rng import _NONE, PARALLEL, SINGLE, canonical, polar
 
 __all__ = ["uniform", "normal", "exponential", "randint", "dropout_mask", "np_uniform",
            "np_normal", "gamma", "poisson", "negative_binomial", "generalized_negative_binomial",
@@ -230,37 +230,33 @@ def np_normal(loc, scale, size, dtype):
 # many words as its rejection loop needs. Here the runs are lanes stepped together: value j of
 # every run at once, each lane reading its own twister's words in order, so the loops are
 # vectorized across the (up to 1024) runs and sequential only along a run.
-_AHEAD = 256  # words a lane reads ahead of its twister (the rest is handed back at the end)
-_SLAB = 32  # words a Poisson count looks at in one pass (a longer count takes more passes)
+_SLAB_MAX = 256  # most words a Poisson count looks at in one pass (a row holds 1024)
+_SLAB = 32  # words a Poisson count looks at in its first pass (a longer count takes more)
 
 
 class _Lanes:
-    """One reader per run of a draw of `n` values over the parallel stream."""
+    """One reader per run of a draw of `n` values over the parallel stream: each run's words
+    come from its twister's read-ahead row (`PARALLEL.look`), looked at and then marked read
+    as a step uses them; what a draw leaves in the rows stays its twisters' next words."""
 
     def __init__(self, n):
         runs = PARALLEL.runs(n)
-        self.twisters = [PARALLEL.twister(i) for i, _, _ in runs]
         self.next = np.array([s for _, s, _ in runs], dtype=np.int64)
         self.stop = np.array([e for _, _, e in runs], dtype=np.int64)
-        self._buf = np.zeros((len(runs), _AHEAD), dtype=np.uint64)
-        self._pos = np.full(len(runs), _AHEAD)
 
     def peek(self, lanes, k):
-        """The next `k` words (k <= `_AHEAD`) of each lane in `lanes`, (len(lanes), k), left
-        unread."""
-        for lane in lanes[self._pos[lanes] + k > _AHEAD].tolist():
-            _refill(self._buf[lane], int(self._pos[lane]), self.twisters[lane])
-            self._pos[lane] = 0
-        return self._buf[lanes[:, None], self._pos[lanes, None] + np.arange(k)]
+        """The next `k` words (k <= `_SLAB_MAX`) of each lane in `lanes` (ascending),
+        (len(lanes), k), left unread."""
+        return PARALLEL.look(lanes, k)
 
     def skip(self, lanes, counts):
         """Mark the next `counts` words of each lane in `lanes` read (peeked before)."""
-        self._pos[lanes] += counts
+        PARALLEL.skip(lanes, counts)
 
     def words(self, lanes, k):
         """The next `k` words of each lane in `lanes`: (len(lanes), k)."""
         w = self.peek(lanes, k)
-        self._pos[lanes] += k
+        self.skip(lanes, k)
         return w
 
     def uniform(self, lanes, ftype):
@@ -278,11 +274,6 @@ class _Lanes:
             z[todo[ok]] = ys
             todo = todo[~ok]
         return z
-
-    def close(self):
-        """Hand the words read ahead back to their twisters."""
-        for lane, (tw, at) in enumerate(zip(self.twisters, self._pos.tolist())):
-            tw.unread(self._buf[lane, at:])
 
 
 def _gamma(lanes, ids, a, b, ftype):
@@ -361,7 +352,7 @@ def _poisson(lanes, ids, lam):
             lanes.skip(ids[small[live]], np.where(hit, first + 1, width))
             # the rest go on with the product so far (a rate near 12 runs past 32 rarely)
             prod, live = run[~hit, -1], live[~hit]
-            width = min(2 * width, _AHEAD)
+            width = min(2 * width, _SLAB_MAX)
     big = np.nonzero(lam >= 12)[0]
     if len(big):
         lb = lam[big]
@@ -551,19 +542,16 @@ def _run(n, params, value):
     lanes = _Lanes(n)
     flat = [np.broadcast_to(np.asarray(p), (n,)) for p in params]
     out = None
-    try:
-        while True:
-            ids = np.nonzero(lanes.next < lanes.stop)[0]
-            if not len(ids):
-                break
-            at = lanes.next[ids]
-            v = value(lanes, ids, *[p[at] for p in flat])
-            if out is None:
-                out = np.empty(n, dtype=v.dtype)
-            out[at] = v
-            lanes.next[ids] += 1
-    finally:
-        lanes.close()
+    while True:
+        ids = np.nonzero(lanes.next < lanes.stop)[0]
+        if not len(ids):
+            break
+        at = lanes.next[ids]
+        v = value(lanes, ids, *[p[at] for p in flat])
+        if out is None:
+            out = np.empty(n, dtype=v.dtype)
+        out[at] = v
+        lanes.next[ids] += 1
     return out if out is not None else np.empty(0)
 
 

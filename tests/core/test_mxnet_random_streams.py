@@ -293,6 +293,10 @@ def _mixed_draws():
     keep(mx.nd.random.gamma(0.6, 1.0, shape=(64 * 100,)))
     keep(mx.nd.sample_gamma(mx.nd.array(np.linspace(0.3, 4.0, 9600)), mx.nd.ones((9600,))))
     keep(mx.nd.random.normal(shape=(9600,)))
+    # the rejection samplers step their runs through the same rows, over many runs and few
+    keep(mx.nd.random.poisson(mx.nd.array(np.linspace(0.5, 30.0, 64 * 80))))
+    keep(mx.nd.random.negative_binomial(3, 0.4, shape=(64 * 70,)))
+    keep(mx.nd.random.poisson(4.0, shape=(300,)))
     keep(mx.nd.random.randint(0, 100, shape=(40000,)))
     st = mxnet_rng.state()
     keep(mx.nd.random.uniform(shape=(64 * 384,)))
@@ -313,14 +317,15 @@ def _mixed_draws():
 @pytest.mark.parametrize("width", [256, 1024])
 def test_draws_read_ahead_are_the_draws_made_twister_by_twister(monkeypatch, width):
     # a draw over many short runs gathers its words from rows its twisters read ahead; any
-    # the normal and gamma samplers over many runs peek at the same rows; any other read of
-    # a twister (the single-stream samplers, a snapshot) hands the row back first. Rows of
-    # 256 words refill every few draws, part-read.
+    # the normal and gamma samplers over many runs peek at the same rows, the rejection
+    # samplers' steps over any number of runs too; any other read of a twister (the
+    # single-stream samplers, a snapshot) hands the row back first. Rows of 256 words refill
+    # every few draws, part-read.
     monkeypatch.setattr(mxnet_rng, "_AHEAD_WIDTH", width)
     ahead, ahead_counts = _mixed_draws()
     monkeypatch.setattr(mxnet_rng, "_AHEAD_RUNS", 1 << 40)
     plain, plain_counts = _mixed_draws()
-    assert len(ahead) == len(plain) == 34
+    assert len(ahead) == len(plain) == 37
     for a, b in zip(ahead, plain):
         assert a.dtype == b.dtype
         np.testing.assert_array_equal(a, b)
