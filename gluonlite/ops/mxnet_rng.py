@@ -329,9 +329,12 @@ class _Ahead:
 
     def peek(self, twister, lanes, k):
         """The next `k` words (at most the rows' `width`) of each twister in `lanes` (an
-        ascending, non-empty int array), a (len(lanes), k) uint32 array of its own, left
-        unread until `skip`; ``twister(i)`` as `take`'s."""
+        ascending int array; a rejection sampler's step may have none left), a
+        (len(lanes), k) uint32 array of its own, left unread until `skip`; ``twister(i)`` as
+        `take`'s."""
         w = self.width
+        if not len(lanes):
+            return np.empty((0, k), dtype=np.uint32)
         self._grow(int(lanes[-1]) + 1)
         for r in lanes[self.at[lanes] > w - k].tolist():
             _refill(self.block[r], int(self.at[r]), twister(r))
@@ -459,10 +462,10 @@ class _Twisters:
 
     def look(self, lanes, k):
         """The next `k` words (at most the rows' width) of each twister in `lanes`
-        (ascending run indices, at least one) from the rows read ahead, whatever their
-        number: (len(lanes), k) uint32, left unread until `skip`. For a sampler that looks
-        a few words ahead at every step of its runs (the rejection samplers' `_Lanes`), so
-        that a twister is called only when its row runs short."""
+        (ascending run indices, any number, none included) from the rows read ahead:
+        (len(lanes), k) uint32, left unread until `skip`. For a sampler that looks a few
+        words ahead at every step of its runs (the rejection samplers' `_Lanes`), so that a
+        twister is called only when its row runs short."""
         return self._ahead.peek(self._seeded, np.asarray(lanes, dtype=np.int64), k)
 
     def skip(self, lanes, used):

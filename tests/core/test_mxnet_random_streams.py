@@ -450,6 +450,18 @@ def test_a_bounded_draw_throws_away_a_word_past_the_last_whole_range():
     assert tw.words_left == [7]
 
 
+def test_a_rejection_step_that_leaves_no_run_to_read_goes_on():
+    # the generalized negative binomial draws a gamma rate of shape 1 / alpha = 0.1, whose
+    # normal is rejected about once in 200 attempts: a draw of one run then has a step
+    # with no lane left to read its uniform (MXNet's own test_random met it)
+    mx.random.seed(3)
+    v = np.concatenate([mx.nd.random.generalized_negative_binomial(
+        mu=2.0, alpha=10.0, shape=(2, 2)).asnumpy().ravel() for _ in range(300)])
+    assert (v >= 0).all() and (v == np.floor(v)).all()
+    # the mean is mu, the variance mu + alpha mu**2 = 42: four standard errors on 1200
+    assert abs(v.mean() - 2.0) < 4 * np.sqrt(42.0 / v.size)
+
+
 def test_gamma_values_read_further_when_no_value_fits_the_window():
     # a window too short for any value (1 word: the cap and the slack forced down) grows
     # until one fits, and the draws are the ones a roomy window gives
