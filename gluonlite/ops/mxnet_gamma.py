@@ -153,14 +153,17 @@ class _Window:
         for r0 in range(step):
             col = idx[:, r0::step]
             nxt[:, r0:n_pair:step] = np.minimum.accumulate(col[:, ::-1], axis=1)[:, ::-1]
-        # where the next value starts if the one starting at q keeps its first pair and is
-        # accepted (shape at least 1; below 1 one word more): one gather a value
-        local_jump = np.minimum(nxt + 3 * per, end)
         self._nxt_local = nxt
-        flat = self.base[:, None]
-        self.nxt = (nxt + flat).ravel()
-        self.jump = (local_jump + flat).ravel()
+        self.nxt = (nxt + self.base[:, None]).ravel()
+        self.jump = self._jumps(3)
         self._jump_small = None
+
+    def _jumps(self, words):
+        """Where the next value starts if the one starting at each position keeps its first
+        pair and is accepted, an attempt of `words` uniforms (3; 4 for a shape below 1), as
+        flat positions: one gather a value."""
+        return (np.minimum(self._nxt_local + words * self.per, self.end)
+                + self.base[:, None]).ravel()
 
     def fits(self, at, lanes, words):
         """Whether the attempts at flat positions `at` (of `lanes`, broadcasting) have their
@@ -181,8 +184,7 @@ class _Window:
     def jump_small(self):
         """`jump` for a shape below 1 (one word more), made when a block holds one."""
         if self._jump_small is None:
-            self._jump_small = (np.minimum(self._nxt_local + 4 * self.per, self.end)
-                                + self.base[:, None]).ravel()
+            self._jump_small = self._jumps(4)
         return self._jump_small
 
 

@@ -341,8 +341,14 @@ class _Ahead:
             self.at[r] = 0
         at = self.at[lanes]
         a, lo, hi = int(at[0]), int(lanes[0]), int(lanes[-1]) + 1
-        if hi - lo == len(lanes) and (at == a).all():  # rows in step: one slice
-            return self.block[lo:hi, a:a + k].copy()
+        if hi - lo == len(lanes) and (at[:-1] == a).all():
+            # draws of one size keep the rows in step (the last run of a draw may be shorter,
+            # its row a few words on): two slices
+            out = np.empty((len(lanes), k), dtype=np.uint32)
+            out[:-1] = self.block[lo:hi - 1, a:a + k]
+            b = int(at[-1])
+            out[-1] = self.block[hi - 1, b:b + k]
+            return out
         return self.block.ravel().take((lanes * w + at)[:, None] + np.arange(k))
 
     def skip(self, lanes, used):
@@ -353,24 +359,12 @@ class _Ahead:
         """The next words of twisters 0..t-1: `k` of each, `last` (at most k) of the last,
         in run order, a flat uint32 array; ``twister(i)`` gives twister i, seeded, for a row
         that runs out (k at most the rows' `width`)."""
-        w = self.width
-        self._grow(t)
-        at = self.at[:t]
-        for r in np.flatnonzero(at > w - k).tolist():
-            _refill(self.block[r], int(at[r]), twister(r))
-            at[r] = 0
-        out = np.empty((t - 1) * k + last, dtype=np.uint32)
-        a = int(at[0])
-        if (at[:-1] == a).all():  # draws of one size keep the rows in step: two slices
-            out[:(t - 1) * k].reshape(t - 1, k)[...] = self.block[:t - 1, a:a + k]
-            a = int(at[-1])
-            out[(t - 1) * k:] = self.block[t - 1, a:a + last]
-        else:
-            flat = (np.arange(t) * w + at)[:, None] + np.arange(k)
-            np.take(self.block, flat.ravel()[:len(out)], out=out)
-        at += k
-        at[-1] -= k - last
-        return out
+        lanes = np.arange(t)
+        words = self.peek(twister, lanes, k)
+        used = np.full(t, k)
+        used[-1] = last
+        self.skip(lanes, used)
+        return words.ravel()[:(t - 1) * k + last]
 
 
 class _Twisters:
