@@ -316,9 +316,9 @@ def _mixed_draws():
 
 @pytest.mark.parametrize("width", [256, 1024])
 def test_draws_read_ahead_are_the_draws_made_twister_by_twister(monkeypatch, width):
-    # a draw over many short runs gathers its words from rows its twisters read ahead; any
-    # the normal and gamma samplers over many runs peek at the same rows, the rejection
-    # samplers' steps over any number of runs too; any other read of a twister (the
+    # a draw over many short runs gathers its words from rows its twisters read ahead; the
+    # normal and gamma samplers over many runs peek at the same rows, and the rejection
+    # samplers' steps do over any number of runs; any other read of a twister (the
     # single-stream samplers, a snapshot) hands the row back first. Rows of 256 words refill
     # every few draws, part-read.
     monkeypatch.setattr(mxnet_rng, "_AHEAD_WIDTH", width)
