@@ -81,9 +81,9 @@ def _sums(x, gy):
     n, c = x.shape[:2]
     x3, g3 = x.reshape(n, c, -1), gy.reshape(n, c, -1)
     sg, sgx = np.zeros(c), np.zeros(c)
-    for i, cs in bn_fast._pieces(x3):
-        sg[cs] += np.einsum("cp->c", g3[i, cs])
-        sgx[cs] += np.einsum("cp,cp->c", g3[i, cs], x3[i, cs])
+    for index in bn_fast._blocks(x3):
+        sg[index[1]] += bn_fast._sums(g3[index])
+        sgx[index[1]] += bn_fast._sums(g3[index], x3[index])
     return sg, sgx
 
 

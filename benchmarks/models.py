@@ -3,7 +3,7 @@
     PYTHONPATH=. python benchmarks/models.py [--models resnet18_v1 ...] [--modes infer train]
         [--batches 1 32] [--rounds 3] [--warmup 1]
         [--ab nofuse|nodw|nobn1|noband|noaxpy|nowino|noswap|nosoftmax|nogelu|noln|
-              nobnrelu|nobnaddrelu|noshift ...]
+              nobnrelu|nobnaddrelu|noshift|norows ...]
         [--mxnet-python PATH | --no-mxnet] [--torch-python PATH | --no-torch]
         [--profile N] [--out FILE.jsonl] [--clock cpu|wall]
     python benchmarks/models.py report FILE.jsonl      # the table of a results file
@@ -27,7 +27,9 @@ Per case, interleaved rounds of:
   expressions, not a block of rows or entries at a time), ``nobnrelu`` (training plans
   keep BatchNorm and its relu as two operators, `gluonlite.executor.bn_relu`),
   ``nobnaddrelu`` (training plans keep a residual block's BatchNorm, addition and relu as
-  three operators), ``noshift`` (no convolution through `conv_shifted`'s per-tap products);
+  three operators), ``noshift`` (no convolution through `conv_shifted`'s per-tap products),
+  ``norows`` (BatchNorm's fast path takes its per-channel constants as (C, 1) columns on
+  every map, never as (C, P) tiles);
 - floor: the model's matrix products alone (convolutions as im2col products in cache-sized
   column chunks, Dense layers, batch_dot, the LSTM's input and per-step products; in
   training also each product's two gradient products) on preallocated buffers: the BLAS
@@ -112,7 +114,8 @@ def _ab_switch(name):
                 "noln": lambda: flag("gluonlite.ops.ln_fast", "ENABLED", False),
                 "nobnrelu": lambda: flag("gluonlite.executor.bn_relu", "ENABLED", False),
                 "nobnaddrelu": lambda: flag("gluonlite.executor.bn_relu", "RESIDUAL", False),
-                "noshift": lambda: flag("gluonlite.ops.conv_shifted", "ENABLED", False)}
+                "noshift": lambda: flag("gluonlite.ops.conv_shifted", "ENABLED", False),
+                "norows": lambda: flag("gluonlite.ops.bn_fast", "_TILE_ROWS", 0)}
     if name not in switches:
         raise ValueError(f"--ab: unknown variant {name!r}; known: {', '.join(switches)}")
     return switches[name]

@@ -3,8 +3,8 @@ and registers the fast paths, which call these where `usable` says they apply.
 
 The arithmetic is the plain rule's, arranged in fewer passes over the data:
 
-- Statistics in one pass: per channel, the sum and the sum of squares (``einsum``, a sample
-  at a time, each sample's sums added in float64), so ``var = E[x^2] - mean^2``. Where
+- Statistics in one pass: per channel, the sum and the sum of squares (``einsum``, one call
+  a block, each sample's sums added in float64), so ``var = E[x^2] - mean^2``. Where
   that difference loses the variance to cancellation (a channel whose mean is large
   against its spread: ``var < E[x^2] / 1024``), the channel's variance is taken again
   the plain way, about its mean.
@@ -20,10 +20,21 @@ the mean: its rounding error is ``|mean| / std`` times the normalized value's. S
 is taken only for the channels whose ``|mean| / std`` is at most `FOLD_MEAN` (8: at most
 about 8 float32 ulps more; the channels of the ResNet, MobileNet and VGG layers measured
 while training stay under 7). The other channels are computed again the plain way, the mean
-subtracted first, so a large mean loses nothing. A numpy pass over a block in the cache
-costs a third to a half of reading it from memory, so a pass fewer shows: on ResNet-50's 53
-layers the forward (statistics and output) takes 0.87 of the time at batch 32 and 0.79 at
-batch 1, the data gradient (sums and dx) 0.94 and 0.95 (benchmarks/bn_passes.py).
+subtracted first, so a large mean loses nothing; their ``sum(gy * xhat)`` (dgamma, and a
+term of dx) is summed about the mean too, where ``sum(gy * x) - mean * sum(gy)`` would
+cancel. A numpy pass over a block in the cache costs a third to a half of reading it from
+memory, so a pass fewer shows: on ResNet-50's 53 layers the forward (statistics and output)
+takes 0.87 of the time at batch 32 and 0.79 at batch 1, the data gradient (sums and dx)
+0.94 and 0.95 (benchmarks/bn_passes.py).
+
+Where a sample's rows are short (the 7 x 7 to 56 x 56 maps) and the batch has several
+samples, the per-channel constants go into the passes as (C, P) tiles, not (C, 1) columns:
+numpy's loop over a column operand starts again on every row, and on rows this short that
+costs more than the arithmetic. The products are the same, bit for bit. With the sums taken
+a block at a time (one einsum call for several samples), MobileNet v1 0.25's BatchNorms at
+batch 32 take 0.84-0.88 of their forward time and 0.93-0.95 of their gradient's, and the
+training steps of four models at batch 32 0.97-0.99 of theirs
+(`benchmarks/data/models_bn_tiles_ab.jsonl`).
 
 `usable` says where it applies: numpy float32/float64 arrays of one dtype, channels on
 axis 1, and more than one entry per channel; elsewhere BatchNorm's fast paths run the plain
@@ -42,6 +53,11 @@ _CANCEL = 1.0 / 1024
 _BLOCK = 1 << 17
 # the largest |mean| / std of a channel whose mean is folded into a constant (module docstring)
 FOLD_MEAN = 8.0
+# Rows (a sample's positions per channel) shorter than this take their per-channel constants
+# as whole (C, P) tiles, in batches of at least _TILE_SAMPLES samples: numpy's loop over a
+# (C, 1) operand restarts on every row, which costs more than the arithmetic on short rows
+_TILE_ROWS = 4096
+_TILE_SAMPLES = 4
 
 
 def usable(p, rc, x, *others):
@@ -91,9 +107,10 @@ def moments(x):
     x3 = x.reshape(n, c, -1)
     s = np.zeros(c)
     q = np.zeros(c)
-    for i, cs in _pieces(x3):
-        s[cs] += np.einsum("cp->c", x3[i, cs])
-        q[cs] += np.einsum("cp,cp->c", x3[i, cs], x3[i, cs])
+    for index in _blocks(x3):
+        b = x3[index]
+        s[index[1]] += _sums(b)
+        q[index[1]] += _sums(b, b)
     count = n * x3.shape[2]
     mean = s / count
     sq = q / count
@@ -141,6 +158,7 @@ def normalize_into(p, outs, x, gamma, beta, mean, var, then=None):
     n, c = x.shape[:2]
     x3, y3 = x.reshape(n, c, -1), outs[0].reshape(n, c, -1)
     k, k2, b2 = _folded(p, x.dtype, gamma, beta, mean, inv)
+    k2, b2 = _rows_of(x3, k2, b2)
     for i, cs in _blocks(x3):
         y = y3[i, cs]
         np.multiply(x3[i, cs], k2[cs], out=y)
@@ -166,6 +184,17 @@ def _folded(p, dtype, gamma, beta, mean, inv):
     shift = beta.astype(np.float64) - mean.astype(np.float64) * k.astype(np.float64)
     c = k.shape[0]
     return k, k.reshape(c, 1), shift.astype(dtype).reshape(c, 1)
+
+
+def _rows_of(x3, *columns):
+    """The per-channel constants `columns` ((C, 1) each) as the block passes of x3 (N, C, P)
+    take them: repeated along the positions into (C, P) tiles where rows are short and the
+    samples many (`_TILE_ROWS`), else as they are; either way the same products, bit for
+    bit."""
+    n, _, p = x3.shape
+    if p >= _TILE_ROWS or n < _TILE_SAMPLES:
+        return columns
+    return tuple(np.repeat(v, p, axis=1) for v in columns)
 
 
 def _plain_channels(x, exact, mean, k, beta):
@@ -201,21 +230,22 @@ def _blocks(x3):
     return [(i, slice(s, min(c, s + step))) for i in range(n) for s in range(0, c, step)]
 
 
-def _piece_size(x3):
-    """The entries of `_pieces`' largest piece of x3 (N, C, P)."""
+def _block_size(x3):
+    """The entries of `_blocks`' largest block of x3 (N, C, P)."""
     n, c, p = x3.shape
     if c * p <= _BLOCK:
-        return c * p
+        return min(n, max(1, _BLOCK // max(1, c * p))) * c * p
     return min(c, max(1, _BLOCK // max(1, p))) * p
 
 
-def _pieces(x3):
-    """(sample, channels) index pairs of `_blocks`, one sample each (the per-channel sums
-    are taken a sample at a time and added in float64)."""
-    n, c, p = x3.shape
-    if c * p <= _BLOCK:
-        return [(i, slice(None)) for i in range(n)]
-    return _blocks(x3)
+def _sums(a, b=None):
+    """Per-channel sums of a block of `_blocks`, (C, P) or (N, C, P): of `a`, or of ``a *
+    b``; each sample's sum in the data's dtype, the samples' added in float64 (one call a
+    block: a call a sample cost more than the sums on small maps)."""
+    if a.ndim == 2:
+        return np.einsum("cp->c", a) if b is None else np.einsum("cp,cp->c", a, b)
+    s = np.einsum("ncp->nc", a) if b is None else np.einsum("ncp,ncp->nc", a, b)
+    return s.sum(axis=0, dtype=np.float64)
 
 
 def relu_grad(g, r, out):
@@ -297,18 +327,21 @@ def vjp(p, xs, ys, gys, batch_stats, relu_out=None, gy_into=None, clip=None):
         gb3 = gb.reshape(n, c, -1)
     sg = np.zeros(c)
     sgx = np.zeros(c)
-    for i, cs in _pieces(x3):
-        if through is not None:
-            gp = through.piece(g3[i, cs], (i, cs), gb3[i, cs])
-        else:
-            gp = g3[i, cs]
-        sg[cs] += np.einsum("cp->c", gp)
-        sgx[cs] += np.einsum("cp,cp->c", gp, x3[i, cs])
+    for index in _blocks(x3):
+        gp = g3[index] if through is None else through.piece(g3[index], index, gb3[index])
+        sg[index[1]] += _sums(gp)
+        sgx[index[1]] += _sums(gp, x3[index])
     if through is not None:
         g, g3 = gb, gb3
     over = through is not None and gy_into is None  # dx written over the gradient of y
     dbeta = sg
     dgamma = (sgx - mean * sg) * inv  # sum(gy * xhat)
+    exact = _unfolded(mean, inv)
+    if exact is not None:
+        # sgx - mean * sg cancels in such channels (sgx is about mean * sg): their sum of
+        # gy * xhat is taken about the mean instead, in float64
+        centred = x3[:, exact].astype(np.float64) - mean[exact, None]
+        dgamma[exact] = np.einsum("ncp,ncp->c", g3[:, exact], centred) * inv[exact]
     gam = np.ones(c) if p.fix_gamma else gamma.astype(np.float64)
     k1 = gam * inv
     dt = x.dtype
@@ -317,7 +350,7 @@ def vjp(p, xs, ys, gys, batch_stats, relu_out=None, gy_into=None, clip=None):
         k2 = -gam * inv * inv * dgamma / count
         k3 = -k1 * dbeta / count
         # dx = gy k1 + (x - mean) k2 + k3, the mean folded into the constant (module docstring)
-        vecs = [v.astype(dt).reshape(c, 1) for v in (k1, k2, k3 - mean * k2)]
+        vecs = _rows_of(x3, *(v.astype(dt).reshape(c, 1) for v in (k1, k2, k3 - mean * k2)))
         dx = gb if over else np.empty(x.shape, dtype=dt)
         dx3 = dx.reshape(n, c, -1)
         # a block at a time, so that the four passes run over it in the cache (in place
@@ -332,7 +365,6 @@ def vjp(p, xs, ys, gys, batch_stats, relu_out=None, gy_into=None, clip=None):
             np.multiply(x3[i, cs], k2c, out=t)
             d += t
             d += k3c
-        exact = _unfolded(mean, inv)
         if exact is not None:
             if over:  # taken again: dx overwrote it
                 gex = through.channels(gys[0][:, exact], exact,
@@ -360,7 +392,7 @@ class _ThroughRelu:
         self.r3 = relu_out.reshape(relu_out.shape[:2] + (-1,))
 
     def piece(self, g, index, out):
-        """`g`, a piece of the (N, C, P) view at `index`, taken through the relu into `out`
+        """`g`, a block of the (N, C, P) view at `index`, taken through the relu into `out`
         (returned)."""
         return relu_grad(g, self.r3[index], out)
 
@@ -389,7 +421,8 @@ class _ThroughClip:
         if self.exact is not None:  # their y, the plain way, once: such channels are rare
             self.y_exact = _plain_channels(x, self.exact, mean, self.k2.reshape(c), beta)
             self.y3_exact = self.y_exact.reshape(n, len(self.exact), -1)
-        size = _piece_size(self.x3)
+        self.k2, self.b2 = _rows_of(self.x3, self.k2, self.b2)
+        size = _block_size(self.x3)
         self.y = np.empty(size, dtype=x.dtype)
         self.hit = np.empty(size, dtype=bool)
 
@@ -402,17 +435,17 @@ class _ThroughClip:
         return np.multiply(g, hit, out=out)
 
     def piece(self, g, index, out):
-        """`g`, a piece (one sample's channels `cs`) of the (N, C, P) view at `index`, taken
-        through the clip into `out` (returned)."""
+        """`g`, a block (some samples, or some channels `cs` of one) of the (N, C, P) view
+        at `index`, taken through the clip into `out` (returned)."""
         i, cs = index
         y = self.y[:g.size].reshape(g.shape)
-        np.multiply(self.x3[i, cs], self.k2[cs], out=y)
+        np.multiply(self.x3[index], self.k2[cs], out=y)
         np.add(y, self.b2[cs], out=y)
         if self.exact is not None:
-            start, stop, _ = cs.indices(self.k2.shape[0])
+            start, stop, _ = cs.indices(self.x3.shape[1])
             inside = (self.exact >= start) & (self.exact < stop)
             if inside.any():
-                y[self.exact[inside] - start] = self.y3_exact[i, inside]
+                y[..., self.exact[inside] - start, :] = self.y3_exact[i][..., inside, :]
         hit = self.hit[:y.size].reshape(y.shape)
         return self._within(y, self.out3[index], g, out, hit)
 

@@ -103,3 +103,64 @@ def test_channels_with_a_large_mean_are_not_folded(monkeypatch):
     y_forced, dx_forced = errors()
     assert y_forced[:2].max() < 4e-6 and dx_forced[:2].max() < 4e-6   # small means: folded
     assert y_forced[2] > 1e-5, (y_forced, y_err)       # a large one folded loses digits
+
+
+@pytest.mark.parametrize("block", [None, 400, 120],
+                         ids=["one_block", "blocks_of_2_samples", "blocks_of_3_channels"])
+@pytest.mark.parametrize("op", ["BatchNorm", "BatchNormWithReLU", "_bn_clip"])
+def test_tiled_channel_constants_give_the_same_bits(op, block, monkeypatch):
+    """Short rows in batches of several samples take the per-channel constants repeated
+    into (C, P) tiles (`_TILE_ROWS`): the same products as the (C, 1) columns, so outputs,
+    gradients and moving statistics are equal bit for bit, a channel whose mean is not
+    folded included; and both are the plain rule's to float32 rounding."""
+    if block:
+        monkeypatch.setattr(bn_fast, "_BLOCK", block)
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((5, 4, 6, 7)) * rng.uniform(0.5, 3, (1, 4, 1, 1))
+    x[:, 2] += 300
+    stats = [rng.uniform(0.5, 1.5, 4), rng.standard_normal(4), rng.standard_normal(4),
+             rng.uniform(0.5, 2, 4)]
+    gy = rng.standard_normal(x.shape)
+    layer = {"BatchNorm": lambda F, *a: F.BatchNorm(*a, fix_gamma=False),
+             "BatchNormWithReLU": lambda F, *a: F.contrib.BatchNormWithReLU(*a, fix_gamma=False),
+             "_bn_clip": lambda F, *a: F._bn_clip(*a, fix_gamma=False, a_min=-0.5, a_max=1.0)}
+    assert x.shape[3] * x.shape[2] < bn_fast._TILE_ROWS and x.shape[0] >= bn_fast._TILE_SAMPLES
+
+    def run():
+        return run_norm(layer[op], [x] + stats, gy, True, True, "float32")
+
+    tiled = run()
+    monkeypatch.setattr(bn_fast, "_TILE_ROWS", 0)
+    columns = run()
+    monkeypatch.setattr(bn_fast, "ENABLED", False)
+    plain = run()
+    names = ["y", "dx", "dgamma", "dbeta", "moving_mean", "moving_var"]
+    for name, a, b, c in zip(names, tiled, columns, plain):
+        np.testing.assert_array_equal(a, b, err_msg=name)
+        np.testing.assert_allclose(a, c, rtol=2e-5, atol=2e-5 * max(1.0, np.abs(c).max()),
+                                   err_msg=name)
+
+
+@pytest.mark.parametrize("op", ["BatchNorm", "BatchNormWithReLU", "_bn_clip"])
+def test_gamma_gradient_of_a_channel_far_from_zero(op, monkeypatch):
+    """dgamma is sum(gy * xhat): from the one pass's sums that is ``(sum(gy x) - mean
+    sum(gy)) / std``, which cancels where |mean| >> std (a channel 500 std from zero lost
+    1e-5 to 3e-3 of it that way). Such channels (the ones not folded) take it about the
+    mean, so the fast path gives the plain rule's dgamma to float32 rounding."""
+    rng = np.random.default_rng(5)
+    spread = np.array([1.0, 0.5, 2.0])
+    centre = np.array([0.5, -1.0, 1000.0])
+    x = rng.standard_normal((4, 3, 8, 8)) * spread[:, None, None] + centre[:, None, None]
+    stats = [np.array([1.0, 0.7, 1.3]), np.array([0.1, -0.2, 0.3]), np.zeros(3), np.ones(3)]
+    gy = rng.standard_normal(x.shape)
+    layer = {"BatchNorm": lambda F, *a: F.BatchNorm(*a, fix_gamma=False, eps=1e-5),
+             "BatchNormWithReLU": lambda F, *a: F.contrib.BatchNormWithReLU(
+                 *a, fix_gamma=False, eps=1e-5),
+             "_bn_clip": lambda F, *a: F._bn_clip(*a, fix_gamma=False, eps=1e-5, a_min=0.0,
+                                                  a_max=1.0)}[op]
+    got = run_norm(layer, [x] + stats, gy, True, True, "float32")
+    monkeypatch.setattr(bn_fast, "ENABLED", False)
+    want = run_norm(layer, [x] + stats, gy, True, True, "float32")
+    np.testing.assert_allclose(got[2], want[2], rtol=2e-6, err_msg="dgamma")
+    np.testing.assert_allclose(got[1], want[1], rtol=0, atol=2e-6 * np.abs(want[1]).max(),
+                               err_msg="dx")
