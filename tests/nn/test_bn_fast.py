@@ -105,7 +105,17 @@ def test_channels_with_a_large_mean_are_not_folded(monkeypatch):
     assert y_forced[2] > 1e-5, (y_forced, y_err)       # a large one folded loses digits
 
 
-@pytest.mark.parametrize("block", [None, 400, 120],
+def _layer(op, **attrs):
+    """``f(F, x, gamma, beta, mean, var)``: BatchNorm, BatchNormWithReLU or the fused relu6
+    (``_bn_clip``, clipping to [a_min, a_max]) with `attrs` and gamma learned."""
+    if op == "BatchNorm":
+        return lambda F, *a: F.BatchNorm(*a, fix_gamma=False, **attrs)
+    if op == "BatchNormWithReLU":
+        return lambda F, *a: F.contrib.BatchNormWithReLU(*a, fix_gamma=False, **attrs)
+    return lambda F, *a: F._bn_clip(*a, fix_gamma=False, **attrs)
+
+
+@pytest.mark.parametrize("block", [None, 400, 126],
                          ids=["one_block", "blocks_of_2_samples", "blocks_of_3_channels"])
 @pytest.mark.parametrize("op", ["BatchNorm", "BatchNormWithReLU", "_bn_clip"])
 def test_tiled_channel_constants_give_the_same_bits(op, block, monkeypatch):
@@ -121,13 +131,11 @@ def test_tiled_channel_constants_give_the_same_bits(op, block, monkeypatch):
     stats = [rng.uniform(0.5, 1.5, 4), rng.standard_normal(4), rng.standard_normal(4),
              rng.uniform(0.5, 2, 4)]
     gy = rng.standard_normal(x.shape)
-    layer = {"BatchNorm": lambda F, *a: F.BatchNorm(*a, fix_gamma=False),
-             "BatchNormWithReLU": lambda F, *a: F.contrib.BatchNormWithReLU(*a, fix_gamma=False),
-             "_bn_clip": lambda F, *a: F._bn_clip(*a, fix_gamma=False, a_min=-0.5, a_max=1.0)}
+    layer = _layer(op, **({"a_min": -0.5, "a_max": 1.0} if op == "_bn_clip" else {}))
     assert x.shape[3] * x.shape[2] < bn_fast._TILE_ROWS and x.shape[0] >= bn_fast._TILE_SAMPLES
 
     def run():
-        return run_norm(layer[op], [x] + stats, gy, True, True, "float32")
+        return run_norm(layer, [x] + stats, gy, True, True, "float32")
 
     tiled = run()
     monkeypatch.setattr(bn_fast, "_TILE_ROWS", 0)
@@ -153,11 +161,7 @@ def test_gamma_gradient_of_a_channel_far_from_zero(op, monkeypatch):
     x = rng.standard_normal((4, 3, 8, 8)) * spread[:, None, None] + centre[:, None, None]
     stats = [np.array([1.0, 0.7, 1.3]), np.array([0.1, -0.2, 0.3]), np.zeros(3), np.ones(3)]
     gy = rng.standard_normal(x.shape)
-    layer = {"BatchNorm": lambda F, *a: F.BatchNorm(*a, fix_gamma=False, eps=1e-5),
-             "BatchNormWithReLU": lambda F, *a: F.contrib.BatchNormWithReLU(
-                 *a, fix_gamma=False, eps=1e-5),
-             "_bn_clip": lambda F, *a: F._bn_clip(*a, fix_gamma=False, eps=1e-5, a_min=0.0,
-                                                  a_max=1.0)}[op]
+    layer = _layer(op, eps=1e-5, **({"a_min": 0.0, "a_max": 1.0} if op == "_bn_clip" else {}))
     got = run_norm(layer, [x] + stats, gy, True, True, "float32")
     monkeypatch.setattr(bn_fast, "ENABLED", False)
     want = run_norm(layer, [x] + stats, gy, True, True, "float32")
