@@ -230,14 +230,6 @@ def _blocks(x3):
     return [(i, slice(s, min(c, s + step))) for i in range(n) for s in range(0, c, step)]
 
 
-def _block_size(x3):
-    """The entries of `_blocks`' largest block of x3 (N, C, P)."""
-    n, c, p = x3.shape
-    if c * p <= _BLOCK:
-        return min(n, max(1, _BLOCK // max(1, c * p))) * c * p
-    return min(c, max(1, _BLOCK // max(1, p))) * p
-
-
 def _sums(a, b=None):
     """Per-channel sums of a block of `_blocks`, (C, P) or (N, C, P): of `a`, or of ``a *
     b``; each sample's sum in the data's dtype, the samples' added in float64 (one call a
@@ -422,7 +414,7 @@ class _ThroughClip:
             self.y_exact = _plain_channels(x, self.exact, mean, self.k2.reshape(c), beta)
             self.y3_exact = self.y_exact.reshape(n, len(self.exact), -1)
         self.k2, self.b2 = _rows_of(self.x3, self.k2, self.b2)
-        size = _block_size(self.x3)
+        size = self.x3[_blocks(self.x3)[0]].size   # the first block is the largest
         self.y = np.empty(size, dtype=x.dtype)
         self.hit = np.empty(size, dtype=bool)
 

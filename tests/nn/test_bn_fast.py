@@ -149,19 +149,25 @@ def test_tiled_channel_constants_give_the_same_bits(op, block, monkeypatch):
                                    err_msg=name)
 
 
+@pytest.mark.parametrize("statistics", ["batch", "moving"])
 @pytest.mark.parametrize("op", ["BatchNorm", "BatchNormWithReLU", "_bn_clip"])
-def test_gamma_gradient_of_a_channel_far_from_zero(op, monkeypatch):
+def test_gamma_gradient_of_a_channel_far_from_zero(op, statistics, monkeypatch):
     """dgamma is sum(gy * xhat): from the one pass's sums that is ``(sum(gy x) - mean
     sum(gy)) / std``, which cancels where |mean| >> std (a channel 500 std from zero lost
     1e-5 to 3e-3 of it that way). Such channels (the ones not folded) take it about the
-    mean, so the fast path gives the plain rule's dgamma to float32 rounding."""
+    mean, so the fast path gives the plain rule's dgamma to float32 rounding, normalized
+    with the batch's statistics or (``use_global_stats``) with moving ones that far out."""
     rng = np.random.default_rng(5)
     spread = np.array([1.0, 0.5, 2.0])
     centre = np.array([0.5, -1.0, 1000.0])
     x = rng.standard_normal((4, 3, 8, 8)) * spread[:, None, None] + centre[:, None, None]
-    stats = [np.array([1.0, 0.7, 1.3]), np.array([0.1, -0.2, 0.3]), np.zeros(3), np.ones(3)]
+    moving = [centre + 0.1, spread ** 2] if statistics == "moving" else [np.zeros(3), np.ones(3)]
+    stats = [np.array([1.0, 0.7, 1.3]), np.array([0.1, -0.2, 0.3])] + moving
     gy = rng.standard_normal(x.shape)
-    layer = _layer(op, eps=1e-5, **({"a_min": 0.0, "a_max": 1.0} if op == "_bn_clip" else {}))
+    attrs = {"eps": 1e-5, "use_global_stats": statistics == "moving"}
+    if op == "_bn_clip":
+        attrs.update(a_min=0.0, a_max=1.0)
+    layer = _layer(op, **attrs)
     got = run_norm(layer, [x] + stats, gy, True, True, "float32")
     monkeypatch.setattr(bn_fast, "ENABLED", False)
     want = run_norm(layer, [x] + stats, gy, True, True, "float32")
