@@ -37,7 +37,9 @@ Per case, interleaved rounds of:
 - MXNet 1.9.1 (the same Gluon code, the same weights, hybridized with static_alloc and
   static_shape, NaiveEngine) and PyTorch (the same networks in torch.nn, the same weights,
   eval + no_grad for inference), each in a long-lived worker process
-  (`models_worker.py`) timed in the same rounds.
+  (`models_worker.py`) timed in the same rounds. Their interpreters are
+  ``--mxnet-python`` and ``--torch-python`` (default $GLUONLITE_MXNET_PYTHON and
+  $GLUONLITE_TORCH_PYTHON); a side with neither has no column.
 
 Inference outputs are checked against MXNet's and PyTorch's on the same weights (the
 "check" column: the largest absolute difference over the largest output).
@@ -60,13 +62,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 os.environ.setdefault("MXNET_ENGINE_TYPE", "NaiveEngine")
 from _timing import interleaved, median  # noqa: E402
 from _tables import markdown_table, print_header  # noqa: E402
-from _rows_client import RowsWorker  # noqa: E402
+from _rows_client import RowsWorker, WorkerError  # noqa: E402
 import _bench_models as bm  # noqa: E402
 
 import numpy as np  # noqa: E402
-
-_DEFAULT_MX = "/work/venvs/mx/bin/python"
-
 
 def _spread(v):
     m = median(v)
@@ -377,8 +376,7 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--warmup", type=int, default=1)
     ap.add_argument("--ab", nargs="*", default=[])
-    ap.add_argument("--mxnet-python", default=os.environ.get("GLUONLITE_MXNET_PYTHON",
-                                                             _DEFAULT_MX))
+    ap.add_argument("--mxnet-python", default=os.environ.get("GLUONLITE_MXNET_PYTHON"))
     ap.add_argument("--torch-python", default=os.environ.get("GLUONLITE_TORCH_PYTHON"))
     ap.add_argument("--no-mxnet", action="store_true")
     ap.add_argument("--no-torch", action="store_true")
@@ -391,6 +389,16 @@ def main(argv=None):
     for mode in a.modes:
         if mode not in ("infer", "train"):
             ap.error(f"--modes: expected infer and/or train, got {mode!r}")
+    try:
+        return _run(a, argv)
+    except WorkerError as exc:
+        # a side's interpreter that cannot start or answer: one line, no traceback
+        print(f"models.py: {exc} (give --mxnet-python / --torch-python a python with that "
+              "framework, or --no-mxnet / --no-torch)", file=sys.stderr)
+        return 2
+
+
+def _run(a, argv):
     workers = {}
     sides = [("MXNet", "mxnet", a.mxnet_python, a.no_mxnet, "GLUONLITE_MXNET_PYTHON"),
              ("PyTorch", "torch", a.torch_python, a.no_torch, "GLUONLITE_TORCH_PYTHON")]

@@ -41,6 +41,16 @@ def test_cheapest_row_end_to_end_and_report(tmp_path):
     assert bad.returncode == 2 and ":2: not a case" in bad.stderr
 
 
+def test_a_side_that_cannot_start_is_one_line(tmp_path):
+    missing = str(tmp_path / "no-python")
+    p = _run("--models", "dcgan_g", "--modes", "infer", "--batches", "1", "--rounds", "1",
+             "--mxnet-python", missing, "--no-torch")
+    assert p.returncode == 2
+    assert "Traceback" not in p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and missing in lines[0] and "--mxnet-python" in lines[0]
+
+
 @pytest.mark.parametrize("train", [False, True])
 def test_floor_holds_the_graphs_products(bench_module, train):
     models = bench_module("models")
