@@ -83,9 +83,12 @@ def conv_cases(rng):
 
 
 def depthwise_cases(rng):
-    """MobileNet's depthwise 3x3 layers on maps too wide for the banded kernel, forward."""
+    """MobileNet's depthwise 3x3 layers that take the per-tap kernel (maps too wide for
+    the banded one, and 28 x 28 at stride 1 in batches), forward; v1 0.25's at batch 32."""
     for c, hw, st, batch in ((32, 112, 1, 1), (64, 112, 2, 1), (128, 56, 1, 1),
-                             (128, 56, 2, 1), (128, 56, 1, 8)):
+                             (128, 56, 2, 1), (128, 56, 1, 8), (8, 112, 1, 32),
+                             (16, 112, 2, 32), (32, 56, 1, 32), (32, 56, 2, 32),
+                             (64, 28, 1, 32)):
         g = _geom((3, 3), (st, st), (1, 1), (1, 1), (hw, hw))
         x = rng.standard_normal((batch, c, hw, hw)).astype(np.float32)
         w = rng.standard_normal((c, 1, 3, 3)).astype(np.float32)
@@ -94,10 +97,12 @@ def depthwise_cases(rng):
 
 
 def depthwise_grad_cases(rng):
-    """MobileNet v2's depthwise 3x3 layers on maps too wide for the banded kernel, gradient
-    (data and weight)."""
+    """MobileNet v2's depthwise 3x3 layers that take the per-tap kernel (as
+    `depthwise_cases`), gradient (data and weight); v2's and v1 0.25's at batch 32."""
     for c, hw, st, batch in ((32, 112, 1, 1), (96, 112, 2, 1), (144, 56, 1, 1),
-                             (144, 56, 2, 1), (144, 56, 1, 8)):
+                             (144, 56, 2, 1), (144, 56, 1, 8), (32, 112, 1, 32),
+                             (96, 112, 2, 32), (144, 56, 1, 32), (192, 28, 1, 32),
+                             (16, 112, 2, 32), (64, 28, 1, 32)):
         g = _geom((3, 3), (st, st), (1, 1), (1, 1), (hw, hw))
         x = rng.standard_normal((batch, c, hw, hw)).astype(np.float32)
         w = rng.standard_normal((c, 1, 3, 3)).astype(np.float32)

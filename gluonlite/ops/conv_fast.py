@@ -219,20 +219,27 @@ def _live(g, sp):
 
 # Depthwise convolutions (one filter per channel, MobileNet's 3x3 layers) run as a direct
 # kernel, one pass per kernel tap: no columns, and no tiny product per channel. A block of
-# channels of one sample is laid out padded and split into its stride phases (the input
-# positions one residue modulo the stride), each phase flat and contiguous; on such a
-# phase a tap's window positions are one contiguous run at a fixed offset, so each tap is
-# a multiply and an add over long runs (the output computed on the phase's full width, the
-# extra columns dropped at the end). The gradient is the same walk the other way (data)
-# and a sum of products per tap (weight). The work goes a few channels at a time
-# (`_DW_BLOCK` entries) so the passes over a block stay in the cache. False sends
-# depthwise layers through im2col (benchmarks/models.py --ab nodw times both).
+# samples and channels is laid out padded and split into its stride phases (the input
+# positions one residue modulo the stride), each phase flat and contiguous, a channel's
+# samples one after another; on such a phase a tap's window positions are one contiguous
+# run at a fixed offset, so each tap is a multiply and an add over long runs (the output
+# computed on the phase's full width and across the gaps between samples, the extra
+# entries dropped at the end). The gradient is the same walk the other way (data) and a
+# sum of products per tap (weight). The work goes a block of about `_DW_BLOCK` entries at a
+# time, as many samples as fit first, so the passes over a block stay in the cache and
+# each BLAS call covers several samples: on MobileNet's 56- and 112-wide layers at batch
+# 32 the forward and gradient take 0.67-0.92 of the time of blocks of one sample. False
+# sends depthwise layers through im2col (benchmarks/models.py --ab nodw times both).
 DIRECT_DEPTHWISE = True
 # The data gradient of such a layer (on maps too wide for the banded kernel) through the
 # forward kernel, one call per stride phase (`_depthwise_dx_as_forward`); False: scattered
 # tap by tap (benchmarks/kernel_trees.py times both).
 DW_DX_AS_FORWARD = True
 _DW_BLOCK = 1 << 16
+# blocks spanning several samples take this many times `_DW_BLOCK`: fewer blocks, fewer
+# calls (0.85-0.9 of the time with the same budget at batch 32); a block of one sample's
+# channels keeps the smaller budget (a single cold call at batch 1 was 5-9% slower with it)
+_DW_SAMPLES_SCALE = 2
 _DW_SHORT = 2048
 
 
@@ -242,8 +249,10 @@ def _depthwise(groups, c, f, g):
 
 class _Phases:
     """The layout of one depthwise geometry: the padded input split into stride phases of
-    `rows` x `width` entries each (plus slack, so every tap's run fits), and per tap its
-    (weight index, phase, offset in the flat phase)."""
+    `rows` x `width` entries each (plus slack, so every tap's run fits: `size` entries),
+    and per tap its (weight index, phase, offset in the flat phase). A block of k samples
+    keeps, per channel, each phase's k samples one after another, so that one run of a tap
+    covers the k samples (`run_of`)."""
 
     def __init__(self, g, sp):
         (sh, sw), (dh, dw), (ph, pw) = g.stride, g.dilate, g.pad
@@ -263,67 +272,114 @@ class _Phases:
                                   (r // sh) * self.width + c // sw))
         self.run = oh * self.width  # output entries computed per channel (extra columns)
         self.size = self.rows * self.width + self.width  # slack: the last tap's tail
-
-
-    def fill(self, buf, xb, zero=True):
-        """Lay the input block xb (cb, H, W) into buf (cb, phases, size), zeros around
-        (`zero` False: buf's border is zero already; every block writes the same interior)."""
-        if zero:
-            buf.fill(0)
-        (sh, sw), (ph, pw) = self.strides, self.pad
+        # per phase the input reaches: (phase, the input positions landing in it, where they
+        # land in the phase's (rows, width) grid), as indices of (samples, channels, ...)
+        self._landings = []
+        every = (slice(None), slice(None))
         for a in range(sh):
             for b in range(sw):
                 # input rows/cols landing in this phase: padded index a + sh*t = input + pad
                 r0 = (a - ph) % sh if a < ph else a - ph
                 c0 = (b - pw) % sw if b < pw else b - pw
-                if r0 >= self.sp[0] or c0 >= self.sp[1]:
+                if r0 >= sp[0] or c0 >= sp[1]:
                     continue
                 t_r, t_c = (r0 + ph) // sh, (c0 + pw) // sw
-                src = xb[:, r0::sh, c0::sw]
-                view = buf[:, a * sw + b, :self.rows * self.width].reshape(
-                    (-1, self.rows, self.width))
-                view[:, t_r:t_r + src.shape[1], t_c:t_c + src.shape[2]] = src
+                n_r, n_c = len(range(r0, sp[0], sh)), len(range(c0, sp[1], sw))
+                self._landings.append((a * sw + b, every + (slice(r0, None, sh),
+                                                            slice(c0, None, sw)),
+                                       every + (slice(t_r, t_r + n_r), slice(t_c, t_c + n_c))))
+
+    def fill(self, buf, xb, zero=True):
+        """Lay the input block xb (k, cb, H, W) (k samples of cb channels) into buf (cb,
+        phases, k, size), zeros around (`zero` False: buf's border is zero already; every
+        block writes the same interior)."""
+        if zero:
+            buf.fill(0)
+        for phase, inside, landing in self._landings:
+            self._grid(buf, phase)[landing] = xb[inside].transpose(1, 0, 2, 3)
 
     def scatter_add(self, buf, dxb):
-        """The adjoint of `fill`: add buf's phases back into the input block dxb."""
-        (sh, sw), (ph, pw) = self.strides, self.pad
-        for a in range(sh):
-            for b in range(sw):
-                r0 = (a - ph) % sh if a < ph else a - ph
-                c0 = (b - pw) % sw if b < pw else b - pw
-                if r0 >= self.sp[0] or c0 >= self.sp[1]:
-                    continue
-                t_r, t_c = (r0 + ph) // sh, (c0 + pw) // sw
-                dst = dxb[:, r0::sh, c0::sw]
-                view = buf[:, a * sw + b, :self.rows * self.width].reshape(
-                    (-1, self.rows, self.width))
-                dst += view[:, t_r:t_r + dst.shape[1], t_c:t_c + dst.shape[2]]
+        """The adjoint of `fill`: add buf's phases back into the input block dxb (k, cb,
+        H, W)."""
+        for phase, inside, landing in self._landings:
+            dst = dxb[inside]
+            dst += self._grid(buf, phase)[landing].transpose(1, 0, 2, 3)
+
+    def _grid(self, buf, phase):
+        """Phase `phase` of buf (cb, phases, k, size) as (cb, k, rows, width)."""
+        return buf[:, phase, :, :self.rows * self.width].reshape(
+            (buf.shape[0], buf.shape[2], self.rows, self.width))
+
+    def run_of(self, k):
+        """Entries one tap's run covers over a block of k samples laid out as `fill` does:
+        the samples' phases follow each other `size` apart, so one run spans all k (the
+        entries between a sample's `run` and the next sample are computed and dropped)."""
+        return (k - 1) * self.size + self.run
+
+    def starts(self, k):
+        """Per tap, where its run starts in a channel's flat buffer of k samples."""
+        return [phase * k * self.size + off for _, phase, off in self.taps]
+
+    def output(self, acc, k):
+        """The output entries (cb, k, OH, OW) within a block's runs `acc` (cb, >= k * size)."""
+        oh, ow = self.out
+        cb = acc.shape[0]
+        return acc[:, :k * self.size].reshape(cb, k, self.size)[:, :, :self.run].reshape(
+            cb, k, oh, self.width)[..., :ow]
 
 
 _phases = _memo(_Phases)
 
 
 def _dw_blocks(n, c, per_channel, block=None):
-    """(sample, channel slice) blocks of about `block` (default `_DW_BLOCK`) entries."""
-    step = max(1, min(c, (block or _DW_BLOCK) // max(1, per_channel)))
-    return [(s, slice(c0, min(c, c0 + step))) for s in range(n) for c0 in range(0, c, step)]
+    """(samples, channels) slice pairs cutting a depthwise layer into blocks of about
+    `block` (default `_DW_BLOCK`; `_DW_SAMPLES_SCALE` times that for blocks of several
+    samples) entries, `per_channel` entries a sample's channel: samples first, so that each
+    channel's runs span as many samples as fit (fewer, longer BLAS calls), then as many
+    channels as fit."""
+    per = max(1, per_channel)
+    ms = _block_samples(n, per, block)
+    budget = (block or _DW_BLOCK) * (_DW_SAMPLES_SCALE if ms > 1 else 1)
+    cb = max(1, min(c, budget // (per * ms)))
+    return [(slice(s0, min(n, s0 + ms)), slice(c0, min(c, c0 + cb)))
+            for s0 in range(0, n, ms) for c0 in range(0, c, cb)]
 
 
-# Depthwise layers on narrow maps (MobileNet's 28 x 28 and smaller, at every batch size)
-# go as products instead: per kernel row i, every output row of a channel is an input row
-# times a banded (W, OW) matrix holding that channel's kernel row on its diagonals, so a
-# layer is kh batched products (one small GEMM per sample and channel, in C) and no
-# padded copy (the horizontal padding is the band's missing rows, the vertical one a
-# range of output rows). The band does W / kw times the arithmetic, which on narrow maps
-# costs less than the passes of the per-tap kernel; on wide ones more (measured:
-# benchmarks/models.md). `_DW_BANDED_WIDTH` is the widest input the band is used for
-# (0: never); `BAND_PRODUCT` makes the bands by a small product (`_bands`).
+def _block_samples(n, per_channel, block=None):
+    """The samples of `_dw_blocks`' blocks."""
+    return max(1, min(n, (block or _DW_BLOCK) * _DW_SAMPLES_SCALE // max(1, per_channel)))
+
+
+# Depthwise layers on narrow maps (MobileNet's 28 x 28 and smaller) go as products
+# instead: per kernel row i, every output row of a channel is an input row times a banded
+# (W, OW) matrix holding that channel's kernel row on its diagonals, so a layer is kh
+# batched products (one small GEMM per sample and channel, in C) and no padded copy (the
+# horizontal padding is the band's missing rows, the vertical one a range of output rows).
+# The band does W / kw times the arithmetic, which on narrow maps costs less than the
+# passes of the per-tap kernel; on wide ones more (measured: benchmarks/models.md).
+# `_DW_BANDED_WIDTH` is the widest input the band is used for (0: never); `BAND_PRODUCT`
+# makes the bands by a small product (`_bands`).
+#
+# A stride-1 layer wider than `_DW_TAPS_WIDTH` goes tap by tap after all where the batch
+# lets a block's runs span samples long enough for BLAS (`_DW_SHORT`): then each tap is
+# one BLAS call per channel over several samples, against the band's small GEMM per
+# sample and channel and its W / kw times the arithmetic. On MobileNet's 28 x 28 layers
+# at batch 4-32, forward and gradient: 0.62-0.72 of the banded kernel's time; on 14 x 14
+# and at stride 2 the band stays faster (1.1-2x).
 _DW_BANDED_WIDTH = 32
+_DW_TAPS_WIDTH = 16
 BAND_PRODUCT = True
 
 
-def _banded(g, sp):
-    return sp[1] <= _DW_BANDED_WIDTH
+def _banded(g, sp, n):
+    """Whether a depthwise layer of geometry `g` on maps `sp`, batch `n`, takes the banded
+    products (above)."""
+    if sp[1] > _DW_BANDED_WIDTH:
+        return False
+    if sp[1] <= _DW_TAPS_WIDTH or any(s != 1 for s in g.stride):
+        return True
+    lay = _phases(g, sp)
+    return lay.run_of(_block_samples(n, lay.n_phase * lay.size)) < _DW_SHORT
 
 
 @_memo
@@ -476,11 +532,12 @@ def _blas1(dtype, run):
 @blas_threads.serial()
 def _depthwise_forward(x, w, g, y, b, banded=None, epilogue=None):
     """y (N, C, P) = the depthwise convolution of x (N, C, H, W) with w (C, 1, kh, kw),
-    plus b (1, C, 1) when given; `banded` forces or forbids the banded products (default:
-    `_banded`'s rule); `epilogue` as `forward`'s, on each block of (sample, channels) as it
-    is written (the banded products: on the whole output)."""
+    plus b (1, C, 1) when given (y may also be a view (N, C, OH, OW) of a larger array,
+    when `banded` is False and there is no `epilogue`); `banded` forces or forbids the
+    banded products (default: `_banded`'s rule); `epilogue` as `forward`'s, on each block
+    of (samples, channels) as it is written (the banded products: on the whole output)."""
     n, c = x.shape[:2]
-    if _banded(g, x.shape[2:]) if banded is None else banded:
+    if _banded(g, x.shape[2:], n) if banded is None else banded:
         y4 = y.reshape((n, c) + tuple(g.out))
         _banded_forward(x, w, g, y4)
         if b is not None:
@@ -490,45 +547,48 @@ def _depthwise_forward(x, w, g, y, b, banded=None, epilogue=None):
         return
     lay = _phases(g, x.shape[2:])
     oh, ow = lay.out
-    y4 = y.reshape((n, c, oh, ow))
+    y4 = y if y.ndim == 4 else y.reshape((n, c, oh, ow))
     wk = w.reshape(c, -1)
     blocks = _dw_blocks(n, c, lay.n_phase * lay.size)
+    ms = blocks[0][0].stop - blocks[0][0].start
     cb = blocks[0][1].stop - blocks[0][1].start
     # zeroed once: the blocks write the same interior, so the padding around stays zero
-    buf = np.zeros((cb, lay.n_phase, lay.size), dtype=y.dtype)
-    acc = np.empty((cb, 1, lay.run), dtype=y.dtype)
+    buf = np.zeros((cb, lay.n_phase, ms, lay.size), dtype=y.dtype)
+    acc = np.empty((cb, 1, ms * lay.size), dtype=y.dtype)
+    starts = lay.starts(ms)
+    run = lay.run_of(ms)
     # Short runs (small maps, many channels per block): the K runs copied side by side and
     # one batched product per block beat 2K passes whose rows are short.
-    short = lay.run < _DW_SHORT
-    tmp = np.empty((cb, len(lay.taps) if short else 1, lay.run), dtype=y.dtype)
-    axpy, _ = _blas1(y.dtype, lay.run)
+    short = run < _DW_SHORT
+    tmp = np.empty((cb, len(lay.taps) if short else 1, run), dtype=y.dtype)
+    axpy, _ = _blas1(y.dtype, run)
     if axpy is not None:
         wl = wk.tolist()
-        starts = [phase * lay.size + off for _, phase, off in lay.taps]
     for s, cs in blocks:
-        m = cs.stop - cs.start
-        ph, a, t = buf[:m], acc[:m, 0], tmp[:m]
-        lay.fill(ph, x[s, cs], zero=False)
+        k, m = s.stop - s.start, cs.stop - cs.start
+        a, t = acc[:m, 0], tmp[:m]
+        # a last block of fewer samples fills the first k slots; the runs stop after them
+        lay.fill(buf[:m, :, :k], x[s, cs], zero=False)
+        run = lay.run_of(k)
+        flat = buf[:m].reshape(m, -1)
         if short:
-            for k, (_, phase, off) in enumerate(lay.taps):
-                t[:, k] = ph[:, phase, off:off + lay.run]
-            np.matmul(wk[cs, None, :], t, out=acc[:m])
+            for j, start in enumerate(starts):
+                t[:, j, :run] = flat[:, start:start + run]
+            np.matmul(wk[cs, None, :], t[:, :, :run], out=acc[:m, :, :run])
         elif axpy is not None:
-            _, phase, off = lay.taps[0]
-            np.multiply(ph[:, phase, off:off + lay.run], wk[cs, :1], out=a)
-            flat = ph.reshape(m, -1)
+            np.multiply(flat[:, starts[0]:starts[0] + run], wk[cs, :1], out=a[:, :run])
             for ch, wc in enumerate(wl[cs]):
-                for k in range(1, len(lay.taps)):
-                    axpy(flat[ch], a[ch], lay.run, wc[k], starts[k])
+                for j in range(1, len(starts)):
+                    axpy(flat[ch], a[ch], run, wc[j], starts[j])
         else:
-            for k, (_, phase, off) in enumerate(lay.taps):
-                src = ph[:, phase, off:off + lay.run]
-                if k == 0:
-                    np.multiply(src, wk[cs, k:k + 1], out=a)
+            for j, start in enumerate(starts):
+                src = flat[:, start:start + run]
+                if j == 0:
+                    np.multiply(src, wk[cs, j:j + 1], out=a[:, :run])
                 else:
-                    np.multiply(src, wk[cs, k:k + 1], out=t[:, 0])
-                    a += t[:, 0]
-        res = a.reshape(m, oh, lay.width)[:, :, :ow]
+                    np.multiply(src, wk[cs, j:j + 1], out=t[:, 0, :run])
+                    a[:, :run] += t[:, 0, :run]
+        res = lay.output(a, k).transpose(1, 0, 2, 3)
         if b is None:
             y4[s, cs] = res
         else:
@@ -575,13 +635,10 @@ def _depthwise_dx_as_forward(gy, w, g, x_shape):
     for dst, gp, ti, tj, crop in phases:
         wp = np.ascontiguousarray(w[:, :, ti][:, :, :, tj])
         # never banded: a band costs its width per output, whatever the taps (one to four
-        # per phase at stride 2), and layers narrow enough for it take `_banded_backward`
-        if dst is None:  # stride 1: the one phase is dx itself
-            _depthwise_forward(gy[crop], wp, gp, dx.reshape(n, c, -1), None, False)
-            continue
-        y = np.empty((n, c, prod(gp.out)), dtype=gy.dtype)
-        _depthwise_forward(gy[crop], wp, gp, y, None, False)
-        dx[dst] = y.reshape((n, c) + tuple(gp.out))
+        # per phase at stride 2), and layers narrow enough for it take `_banded_backward`;
+        # each phase written straight into its positions of dx (stride 1: dx itself)
+        _depthwise_forward(gy[crop], wp, gp, dx.reshape(n, c, -1) if dst is None else dx[dst],
+                           None, False)
     return dx
 
 
@@ -612,7 +669,7 @@ def _depthwise_backward(gy, w, w_shape, g, x, x_shape, need_x, need_w):
     """(dx, dw) of `_depthwise_forward` (None where not needed; `w` may be None when dx is
     not wanted, `x` when dw is not)."""
     n, c = gy.shape[:2]
-    if _banded(g, x_shape[2:]):
+    if _banded(g, x_shape[2:], n):
         dx, dw = _banded_backward(gy.reshape((n, c) + tuple(g.out)), w, g, x, x_shape,
                                   need_x, need_w)
         return dx, (dw.reshape(w_shape) if need_w else None)
@@ -632,42 +689,46 @@ def _depthwise_backward(gy, w, w_shape, g, x, x_shape, need_x, need_w):
     wk = w.reshape(c, -1) if need_x else None
     # the gradient walks three arrays per block (gy's grid, the phases, a product)
     blocks = _dw_blocks(n, c, lay.n_phase * lay.size, _DW_BLOCK // 2)
+    ms = blocks[0][0].stop - blocks[0][0].start
     cb = blocks[0][1].stop - blocks[0][1].start
-    buf = np.empty((cb, lay.n_phase, lay.size), dtype=dt)
-    grid = np.zeros((cb, oh, lay.width), dtype=dt)  # gy on the phase width, zeros beyond
-    tmp = np.empty((cb, lay.run), dtype=dt)
-    axpy, dot = _blas1(dt, lay.run)
+    buf = np.empty((cb, lay.n_phase, ms, lay.size), dtype=dt)
+    # gy laid out as the runs' outputs: each sample's rows on the phase width, `size`
+    # apart, zeros between (the runs' dropped entries then add nothing)
+    grid = np.zeros((cb, ms, lay.size), dtype=dt)
+    starts = lay.starts(ms)
+    tmp = np.empty((cb, lay.run_of(ms)), dtype=dt)
+    axpy, dot = _blas1(dt, lay.run_of(ms))
     if axpy is not None:
         wl = wk.tolist() if need_x else None
-        starts = [phase * lay.size + off for _, phase, off in lay.taps]
     for s, cs in blocks:
-        m = cs.stop - cs.start
-        ph, gr, t = buf[:m], grid[:m], tmp[:m]
-        gr[:, :, :ow] = gy4[s, cs]
-        gflat = gr.reshape(m, lay.run)
+        k, m = s.stop - s.start, cs.stop - cs.start
+        run = lay.run_of(k)
+        ph, t = buf[:m], tmp[:m, :run]
+        lay.output(grid[:m].reshape(m, -1), k)[...] = gy4[s, cs].transpose(1, 0, 2, 3)
+        gflat = grid[:m].reshape(m, -1)
         flat = ph.reshape(m, -1)
         if need_w:
-            lay.fill(ph, x[s, cs])
+            lay.fill(ph[:, :, :k], x[s, cs])
             if dot is not None and m < _DW_STACK:
                 for ch in range(m):
                     row = dw[cs.start + ch]
-                    for k, start in enumerate(starts):
-                        row[k] += dot(gflat[ch], flat[ch], lay.run, 0, 1, start)
+                    for j, start in enumerate(starts):
+                        row[j] += dot(gflat[ch], flat[ch], run, 0, 1, start)
             else:
-                rows = gflat[:, None, :]
-                for k, (_, phase, off) in enumerate(lay.taps):
-                    dw[cs, k] += np.matmul(rows, ph[:, phase, off:off + lay.run, None])[:, 0, 0]
+                rows = gflat[:, None, :run]
+                for j, start in enumerate(starts):
+                    dw[cs, j] += np.matmul(rows, flat[:, start:start + run, None])[:, 0, 0]
         if need_x:
             ph.fill(0)
             if axpy is not None:
                 for ch, wc in enumerate(wl[cs]):
-                    for k, start in enumerate(starts):
-                        axpy(gflat[ch], flat[ch], lay.run, wc[k], 0, 1, start)
+                    for j, start in enumerate(starts):
+                        axpy(gflat[ch], flat[ch], run, wc[j], 0, 1, start)
             else:
-                for k, (_, phase, off) in enumerate(lay.taps):
-                    np.multiply(gflat, wk[cs, k:k + 1], out=t)
-                    ph[:, phase, off:off + lay.run] += t
-            lay.scatter_add(ph, dx[s, cs])
+                for j, start in enumerate(starts):
+                    np.multiply(gflat[:, :run], wk[cs, j:j + 1], out=t)
+                    flat[:, start:start + run] += t
+            lay.scatter_add(ph[:, :, :k], dx[s, cs])
     return dx, (dw.reshape(w_shape) if need_w else None)
 
 

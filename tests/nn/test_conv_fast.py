@@ -123,6 +123,7 @@ _DEPTHWISE = [  # (data shape, kernel, stride, pad, dilate): groups = channels =
 ]
 
 
+@pytest.mark.parametrize("block", [1, 2, 12])
 @pytest.mark.parametrize("kernel", ["phases", "phases-scatter", "axpy", "axpy-stack",
                                     "banded", "im2col"])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -130,14 +131,15 @@ _DEPTHWISE = [  # (data shape, kernel, stride, pad, dilate): groups = channels =
     ((1, 3, 5, 12), (3, 3), (1, 2), (0, 1), (1, 1)),     # batch 1, non-square, no top pad
     ((2, 3, 9, 10), (1, 2), (2, 3), (0, 0), (1, 1)),     # strides wider than the kernel
 ], ids=str)
-def test_depthwise_matches_reference(case, dtype, kernel, monkeypatch):
+def test_depthwise_matches_reference(case, dtype, kernel, block, monkeypatch):
     """Depthwise layers (num_group = channels = num_filter) through each kernel of
-    conv_fast: the per-tap one (blocks of two channels, so a sample spans several, the last
-    partial) with numpy passes or BLAS axpy and dot per tap, its data gradient through the
-    forward kernel per stride phase or scattered tap by tap ("-scatter"), its weight
-    gradient per channel or as one stack of products per tap ("-stack"); the banded
-    products of narrow maps, and im2col; against the reference: output and data, weight
-    and bias gradients."""
+    conv_fast: the per-tap one (its blocks: one sample's channel, two samples' (the last
+    block of three with one), or every sample by one to twelve channels (the last with
+    fewer); each tap's runs span the block's samples) with numpy passes or BLAS axpy and
+    dot per tap, its data gradient through the forward kernel per stride phase or
+    scattered tap by tap ("-scatter"), its weight gradient per channel or as one stack of
+    products per tap ("-stack"); the banded products of narrow maps, and im2col; against
+    the reference: output and data, weight and bias gradients."""
     shape, k, s, p, d = case
     c = shape[1]
     monkeypatch.setattr(conv_fast, "DIRECT_DEPTHWISE", kernel != "im2col")
@@ -149,7 +151,7 @@ def test_depthwise_matches_reference(case, dtype, kernel, monkeypatch):
         monkeypatch.setattr(conv_fast, "_DW_SHORT", 0)
     lay = conv_fast._Phases(type("G", (), dict(kernel=k, stride=s, dilate=d, pad=p,
                                                out=(1, 1)))(), shape[2:])
-    monkeypatch.setattr(conv_fast, "_DW_BLOCK", 2 * lay.n_phase * lay.size)
+    monkeypatch.setattr(conv_fast, "_DW_BLOCK", block * lay.n_phase * lay.size)
     rng = np.random.default_rng(5)
     x = rng.standard_normal(shape)
     w = rng.standard_normal((c, 1) + k)
@@ -248,6 +250,40 @@ def test_deconvolution_is_the_data_gradient(case, dtype, monkeypatch):
     # <deconv(x, w), gy> = <x, conv(gy, w)>, so dw is the Convolution's weight gradient at
     # (data gy, output gradient x).
     np.testing.assert_allclose(W.grad.asnumpy(), grads_gy(x)[1], rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("shape, stride, banded", [
+    ((4, 3, 28, 28), 1, False),   # runs across 4 samples long enough for BLAS: per tap
+    ((2, 3, 28, 28), 1, True),    # two samples' runs are short: the band
+    ((4, 3, 14, 14), 1, True),    # narrow: the band at any batch
+    ((4, 3, 28, 28), 2, True),    # strided: the band
+])
+def test_depthwise_default_rule_between_band_and_taps(shape, stride, banded, monkeypatch):
+    """With the default settings, which kernel a narrow depthwise layer takes depends on its
+    width, stride and batch (conv_fast's `_banded`); either way the output and the
+    gradients are the reference's."""
+    taken = []
+    for name in ("_banded_forward", "_banded_backward"):
+        real = getattr(conv_fast, name)
+        monkeypatch.setattr(conv_fast, name,
+                            lambda *a, _real=real: taken.append(True) or _real(*a))
+    rng = np.random.default_rng(12)
+    c = shape[1]
+    x, w = rng.standard_normal(shape), rng.standard_normal((c, 1, 3, 3))
+    ref, grads = _ref_conv(x, w, None, (stride,) * 2, (1, 1), (1, 1), c)
+    gy = rng.standard_normal(ref.shape)
+    X, W = nd.array(x, dtype="float32"), nd.array(w, dtype="float32")
+    X.attach_grad()
+    W.attach_grad()
+    with autograd.record():
+        y = nd.Convolution(X, W, kernel=(3, 3), stride=(stride,) * 2, pad=(1, 1), num_group=c,
+                           num_filter=c, no_bias=True)
+    y.backward(nd.array(gy, dtype="float32"))
+    assert taken == ([True, True] if banded else [])
+    dx, dw = grads(gy)
+    for got, want in ((y, ref), (X.grad, dx), (W.grad, dw)):
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=2e-4,
+                                   atol=2e-4 * np.abs(want).max())
 
 
 @pytest.mark.parametrize("kernel", ["phases", "phases-scatter", "axpy", "banded"])

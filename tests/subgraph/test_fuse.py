@@ -314,10 +314,10 @@ def test_shifted_convolutions_take_the_fused_epilogue(monkeypatch):
 
 def test_depthwise_and_pointwise_layers_take_the_epilogue_block_by_block(monkeypatch):
     """On a map wider than the banded products take (40 x 40), a depthwise layer's blocks
-    (one sample, some channels) and a 1x1 layer's samples each get their BatchNorm, clip
+    (some samples, some channels) and a 1x1 layer's samples each get their BatchNorm, clip
     and residual addition while the block is in the cache, and give the unfused graph's
     numbers."""
-    monkeypatch.setattr(conv_fast, "_DW_BLOCK", 3 * 42 * 42)   # a few channels per block
+    monkeypatch.setattr(conv_fast, "_DW_BLOCK", 42 * 43)   # blocks of two samples' channel
     monkeypatch.setattr(conv_fast, "_EPILOGUE_BLOCK", 4000)     # a 1x1 layer's sample each
     net, x = _bottleneck((3, 3, 40, 40))
     ref = net(x).asnumpy()
@@ -333,10 +333,11 @@ def test_depthwise_and_pointwise_layers_take_the_epilogue_block_by_block(monkeyp
     np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
     blocks = [i for i in indices if len(i) == 2]
     samples = [i for i in indices if len(i) == 1 and i[0] != slice(None)]
-    for s in range(3):  # each sample's 12 depthwise channels, in blocks of a few
-        mine = sorted((b[1].start, b[1].stop) for b in blocks if b[0] == s)
-        assert len(mine) > 1 and mine[0][0] == 0 and mine[-1][1] == 12
-        assert all(a[1] == b[0] for a, b in zip(mine, mine[1:]))
+    # the depthwise layer's 3 samples x 12 channels, each once, in blocks of two samples
+    # (then the last one) by one channel
+    cells = sorted((n, ch) for s, cs in blocks for n in range(3)[s] for ch in range(12)[cs])
+    assert cells == [(n, ch) for n in range(3) for ch in range(12)]
+    assert sorted({(s.start, s.stop) for s, _ in blocks}) == [(0, 2), (2, 3)]
     # two 1x1 layers, a sample per chunk (12 or 3 channels of 1600 entries each)
     assert sorted(i[0].start for i in samples) == [0, 0, 1, 1, 2, 2]
 
