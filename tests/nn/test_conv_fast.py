@@ -89,7 +89,8 @@ def test_convolution_matches_reference(case, dtype, tiles, product, monkeypatch)
     # samples: chunks of two samples' columns (the batch of 5 spans 3 chunks, the last
     # partial); rows: each sample's columns in blocks of about a third of its output rows.
     cols_per_sample = shape[1] * int(np.prod(k)) * int(np.prod(shape[2:]))
-    monkeypatch.setattr(conv_fast, "_CHUNK", 2 * cols_per_sample)
+    for chunk in ("_CHUNK", "_FEW_ROWS_CHUNK"):  # columns of many rows, and of few
+        monkeypatch.setattr(conv_fast, chunk, 2 * cols_per_sample)
     monkeypatch.setattr(conv_fast, "_BLOCK", cols_per_sample // 3 if tiles == "rows"
                         else 1 << 30)
     rng = np.random.default_rng(3)
