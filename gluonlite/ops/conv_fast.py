@@ -241,7 +241,7 @@ def _live(g, sp):
 # sum of products per tap (weight). The work goes a block of about `_DW_BLOCK` entries at a
 # time, as many samples as fit first, so the passes over a block stay in the cache and
 # each BLAS call covers several samples: on MobileNet's 56- and 112-wide layers at batch
-# 32 the forward and gradient take 0.67-0.92 of the time of blocks of one sample. False
+# 32 the forward and gradient take 0.75-0.91 of the time of blocks of one sample. False
 # sends depthwise layers through im2col (benchmarks/models.py --ab nodw times both).
 DIRECT_DEPTHWISE = True
 # The data gradient of such a layer (on maps too wide for the banded kernel) through the
@@ -250,8 +250,9 @@ DIRECT_DEPTHWISE = True
 DW_DX_AS_FORWARD = True
 _DW_BLOCK = 1 << 16
 # blocks spanning several samples take this many times `_DW_BLOCK`: fewer blocks, fewer
-# calls (0.85-0.9 of the time with the same budget at batch 32); a block of one sample's
-# channels keeps the smaller budget (a single cold call at batch 1 was 5-9% slower with it)
+# calls (the gradient at batch 32 in 0.87-0.97 of the time with the same budget, the
+# forward within 10% either way); a block of one sample's channels keeps the smaller
+# budget (MobileNet's inference at batch 1, one cold call, was up to 9% slower with it)
 _DW_SAMPLES_SCALE = 2
 _DW_SHORT = 2048
 
