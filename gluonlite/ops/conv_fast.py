@@ -387,7 +387,9 @@ BAND_PRODUCT = True
 
 def _banded(g, sp, n):
     """Whether a depthwise layer of geometry `g` on maps `sp`, batch `n`, takes the banded
-    products (above)."""
+    products (above): one rule for the forward and the gradient, decided on the forward's
+    blocks (the gradient's, of half the budget, hold at least 55 samples on these maps, so
+    their runs are long wherever the forward's are)."""
     if sp[1] > _DW_BANDED_WIDTH:
         return False
     if sp[1] <= _DW_TAPS_WIDTH or any(s != 1 for s in g.stride):

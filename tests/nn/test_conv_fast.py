@@ -253,6 +253,38 @@ def test_deconvolution_is_the_data_gradient(case, dtype, monkeypatch):
     np.testing.assert_allclose(W.grad.asnumpy(), grads_gy(x)[1], rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize("channels, few", [(3, True), (40, False)])
+def test_columns_of_few_rows_come_in_their_own_chunks(channels, few, monkeypatch):
+    """A stride-2 3x3 layer whose columns have at most `_FEW_ROWS` rows (3 channels: 27)
+    makes them in chunks of `_FEW_ROWS_CHUNK` entries of samples, one with more rows (40
+    channels: 360) in chunks of `_CHUNK`; either way the output and the weight gradient are
+    the reference's."""
+    n, hw, f = 5, 12, 4
+    cols_per_sample = channels * 9 * (hw // 2) ** 2
+    monkeypatch.setattr(conv_fast, "_FEW_ROWS_CHUNK", 2 * cols_per_sample)   # 3 chunks
+    monkeypatch.setattr(conv_fast, "_CHUNK", 5 * cols_per_sample)            # 1 chunk
+    samples = []
+    real = conv_fast._im2col
+    monkeypatch.setattr(conv_fast, "_im2col",
+                        lambda x, s, e, *a: samples.append((s, e)) or real(x, s, e, *a))
+    rng = np.random.default_rng(13)
+    x = rng.standard_normal((n, channels, hw, hw))
+    w = rng.standard_normal((f, channels, 3, 3))
+    ref, grads = _ref_conv(x, w, None, (2, 2), (1, 1), (1, 1), 1)
+    gy = rng.standard_normal(ref.shape)
+    X, W = nd.array(x), nd.array(w)
+    W.attach_grad()
+    with autograd.record():
+        y = nd.Convolution(X, W, kernel=(3, 3), stride=(2, 2), pad=(1, 1), num_filter=f,
+                           no_bias=True)
+    y.backward(nd.array(gy))
+    chunks = [(0, 2), (2, 4), (4, 5)] if few else [(0, 5)]
+    assert samples == chunks * 2    # the forward's columns, then the weight gradient's
+    _, dw = grads(gy)
+    np.testing.assert_allclose(y.asnumpy(), ref, rtol=2e-4, atol=2e-4 * np.abs(ref).max())
+    np.testing.assert_allclose(W.grad.asnumpy(), dw, rtol=2e-4, atol=2e-4 * np.abs(dw).max())
+
+
 @pytest.mark.parametrize("shape, stride, banded", [
     ((4, 3, 28, 28), 1, False),   # runs across 4 samples long enough for BLAS: per tap
     ((2, 3, 28, 28), 1, True),    # two samples' runs are short: the band
